@@ -1,0 +1,53 @@
+# Two commands set everything up on a fresh machine: `make serve` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: help venv serve build test lint measure measure-quick render doctor clean
+
+help:
+	@echo "make serve          build .venv if needed, serve the site at http://127.0.0.1:8000"
+	@echo "make test           build .venv if needed, run lint and the whole test suite"
+	@echo "make measure        re-measure every snippet on this machine (results/<machine-id>.json)"
+	@echo "make measure-quick  a fast, small-size check of the measuring pipeline (not for publishing)"
+	@echo "make render         re-render tables, charts and outputs from committed results"
+	@echo "make doctor         diagnose this machine's TensorFlow set-up"
+	@echo "make build          build the site into site/ with --strict"
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet ".[render,docs,test]"
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+serve: $(STAMP)
+	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
+
+build: $(STAMP)
+	$(BIN)/mkdocs build --strict
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: $(STAMP) lint
+	$(BIN)/python -m pytest
+
+measure: $(STAMP)
+	$(BIN)/python -m scripts.measure $(ARGS)
+	$(BIN)/python -m scripts.render
+
+measure-quick: $(STAMP)
+	$(BIN)/python -m scripts.measure --quick $(ARGS)
+
+render: $(STAMP)
+	$(BIN)/python -m scripts.render
+
+doctor: $(STAMP)
+	@$(BIN)/python -m scripts.doctor $(ARGS)
+
+clean:
+	rm -rf site .pytest_cache

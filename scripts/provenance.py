@@ -1,0 +1,236 @@
+"""Facts about the machine and software a measurement ran on, recorded beside every result.
+
+Every probe goes through a `Probe` object so that tests can replace the operating system
+(for example a Mac's `sysctl` answers) with fakes, and every probe has a time limit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import re
+import subprocess
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from importlib import metadata
+from pathlib import Path
+
+PROBE_TIMEOUT_S = 5.0
+
+# Distributions whose versions each results entry records (None when not installed).
+SOFTWARE_PACKAGES = {
+    "tensorflow": ("tensorflow", "tensorflow-macos", "tensorflow-cpu", "tf-nightly"),
+    "keras": ("keras",),
+    "numpy": ("numpy",),
+    "tensorflow_metal": ("tensorflow-metal",),
+}
+
+
+class Probe:
+    """The real operating system; tests substitute a subclass with canned answers."""
+
+    def system(self) -> str:
+        return platform.system()
+
+    def machine(self) -> str:
+        return platform.machine()
+
+    def run(self, args: list[str], timeout: float = PROBE_TIMEOUT_S) -> str | None:
+        """Stdout of a command, or None if it is missing, fails or times out."""
+        try:
+            done = subprocess.run(
+                args, capture_output=True, text=True, timeout=timeout, check=False
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return done.stdout if done.returncode == 0 else None
+
+    def read(self, path: str) -> str | None:
+        try:
+            return Path(path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+
+    def cpu_count(self) -> int | None:
+        return os.cpu_count()
+
+    def python_version(self) -> str:
+        return platform.python_version()
+
+    def package_version(self, name: str) -> str | None:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return None
+
+
+def sysctl(probe: Probe, name: str) -> str | None:
+    """One macOS `sysctl -n` value as text, or None where it does not exist."""
+    out = probe.run(["sysctl", "-n", name])
+    return out.strip() if out and out.strip() else None
+
+
+def sysctl_int(probe: Probe, name: str) -> int | None:
+    value = sysctl(probe, name)
+    return int(value) if value is not None and value.isdigit() else None
+
+
+def rosetta_translated(probe: Probe) -> bool | None:
+    """True when this process runs under Rosetta 2; None when the question does not apply."""
+    if probe.system() != "Darwin":
+        return None
+    value = sysctl(probe, "sysctl.proc_translated")
+    # The key is absent on Intel Macs, where nothing is translated.
+    return value == "1" if value is not None else False
+
+
+def apple_gpu_cores(probe: Probe) -> int | None:
+    """The Apple GPU's core count, read from the IORegistry (None if not found)."""
+    out = probe.run(["ioreg", "-r", "-d", "1", "-c", "AGXAccelerator"])
+    match = re.search(r'"gpu-core-count"\s*=\s*(\d+)', out or "")
+    return int(match.group(1)) if match else None
+
+
+def _linux_cpu(probe: Probe) -> dict:
+    cpuinfo = probe.read("/proc/cpuinfo") or ""
+    model = None
+    cores: set[tuple[str, str]] = set()
+    physical = core = None
+    flags: set[str] = set()
+    for line in cpuinfo.splitlines() + [""]:
+        key, _, value = line.partition(":")
+        key, value = key.strip(), value.strip()
+        if key == "model name" and model is None:
+            model = value
+        elif key == "physical id":
+            physical = value
+        elif key == "core id":
+            core = value
+        elif key == "flags" and not flags:
+            flags = set(value.split())
+        elif not key and physical is not None and core is not None:
+            cores.add((physical, core))
+            physical = core = None
+    meminfo = probe.read("/proc/meminfo") or ""
+    match = re.search(r"^MemTotal:\s+(\d+) kB", meminfo, re.MULTILINE)
+    return {
+        "cpu_model": model or probe.machine() or "unknown CPU",
+        "physical_cores": len(cores) or None,
+        "ram_bytes": int(match.group(1)) * 1024 if match else None,
+        "cpu_features": sorted(flags & VECTOR_FEATURES),
+    }
+
+
+# The vector and matrix instruction sets that decide TensorFlow's CPU kernels.
+VECTOR_FEATURES = {
+    "sse4_2", "avx", "avx2", "fma", "avx512f", "avx512_vnni", "avx512_bf16",
+    "avx512_fp16", "amx_tile", "amx_bf16", "amx_int8", "asimd", "sve",
+}  # fmt: skip
+
+
+def _mac_cpu(probe: Probe) -> dict:
+    return {
+        "cpu_model": sysctl(probe, "machdep.cpu.brand_string") or "unknown Mac CPU",
+        "physical_cores": sysctl_int(probe, "hw.physicalcpu"),
+        "performance_cores": sysctl_int(probe, "hw.perflevel0.physicalcpu"),
+        "efficiency_cores": sysctl_int(probe, "hw.perflevel1.physicalcpu"),
+        "gpu_cores": apple_gpu_cores(probe),
+        "ram_bytes": sysctl_int(probe, "hw.memsize"),
+    }
+
+
+def os_version(probe: Probe) -> str:
+    if probe.system() == "Darwin":
+        out = probe.run(["sw_vers", "-productVersion"])
+        return f"macOS {out.strip()}" if out else "macOS"
+    release = probe.read("/etc/os-release") or ""
+    match = re.search(r'^PRETTY_NAME="?([^"\n]*)"?', release, re.MULTILINE)
+    return match.group(1) if match else f"{probe.system()} {platform.release()}"
+
+
+def slug(text: str) -> str:
+    text = re.sub(r"\((R|TM|C)\)", "", text, flags=re.IGNORECASE)
+    text = re.sub(r"@.*$", "", text)
+    text = re.sub(r"\b(CPU|Processor|with Radeon Graphics)\b", "", text, flags=re.IGNORECASE)
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def machine_id(machine: dict) -> str:
+    """A stable, readable file name: chip, GPU or CPU core count, OS (e.g. apple-m1-max-32gpu-macos)."""
+    parts = [slug(machine["cpu_model"]) or "unknown-cpu"]
+    if machine.get("gpu_cores"):
+        parts.append(f"{machine['gpu_cores']}gpu")
+    elif machine.get("logical_cores"):
+        parts.append(f"{machine['logical_cores']}cpu")
+    parts.append("macos" if machine["os"] == "Darwin" else slug(machine["os"]))
+    if machine.get("rosetta"):
+        parts.append("rosetta")
+    return "-".join(parts)
+
+
+def describe(machine: dict) -> str:
+    """The machine in words, as tables name it: 'Linux x86-64, 2 cores, Intel Xeon'."""
+    os_name = "macOS" if machine["os"] == "Darwin" else machine["os"]
+    arch = machine["arch"].replace("_", "-")
+    cpu = re.sub(r"\((R|TM)\)", "", machine["cpu_model"]).replace("  ", " ").strip()
+    cores = f"{machine['logical_cores']} cores"
+    if machine.get("performance_cores") and machine.get("efficiency_cores"):
+        cores = f"{machine['performance_cores']}P+{machine['efficiency_cores']}E cores"
+    words = f"{os_name} {arch}, {cores}, {cpu}"
+    if machine.get("gpu_cores"):
+        words += f" ({machine['gpu_cores']}-core GPU)"
+    if machine.get("rosetta"):
+        words += ", under Rosetta 2"
+    return words
+
+
+def collect_machine(probe: Probe | None = None) -> dict:
+    """Hardware and OS facts (no TensorFlow import: the devices are added by the caller)."""
+    probe = probe or Probe()
+    system = probe.system()
+    facts = _mac_cpu(probe) if system == "Darwin" else _linux_cpu(probe)
+    machine = {
+        "os": system,
+        "os_version": os_version(probe),
+        "arch": probe.machine(),
+        "logical_cores": probe.cpu_count(),
+        "performance_cores": None,
+        "efficiency_cores": None,
+        "gpu_cores": None,
+        "cpu_features": [],
+        "rosetta": rosetta_translated(probe),
+    }
+    machine.update(facts)
+    machine["id"] = machine_id(machine)
+    machine["description"] = describe(machine)
+    return machine
+
+
+def collect_software(probe: Probe | None = None) -> dict:
+    probe = probe or Probe()
+    versions: dict[str, str | None] = {"python": probe.python_version()}
+    for key, names in SOFTWARE_PACKAGES.items():
+        versions[key] = next(
+            (v for v in map(probe.package_version, names) if v is not None), None
+        )
+    return versions
+
+
+def git_state(root: Path, probe: Probe | None = None) -> dict:
+    """The project commit and whether the work tree had uncommitted changes."""
+    probe = probe or Probe()
+    commit = probe.run(["git", "-C", str(root), "rev-parse", "HEAD"])
+    status = probe.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"])
+    return {
+        "commit": commit.strip() if commit else None,
+        "dirty": bool(status.strip()) if status is not None else None,
+    }
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
