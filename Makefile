@@ -2,6 +2,7 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+export NO_MKDOCS_2_WARNING := 1
 STAMP  := $(VENV)/.installed-stamp
 
 .PHONY: help venv serve build test lint measure measure-quick render doctor clean

@@ -11,7 +11,6 @@ import os
 import platform
 import re
 import subprocess
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
@@ -157,7 +156,7 @@ def slug(text: str) -> str:
 
 
 def machine_id(machine: dict) -> str:
-    """A stable, readable file name: chip, GPU or CPU core count, OS (e.g. apple-m1-max-32gpu-macos)."""
+    """A stable, readable id: chip, GPU or CPU core count, OS (e.g. apple-m1-max-32gpu-macos)."""
     parts = [slug(machine["cpu_model"]) or "unknown-cpu"]
     if machine.get("gpu_cores"):
         parts.append(f"{machine['gpu_cores']}gpu")
@@ -211,17 +210,19 @@ def collect_software(probe: Probe | None = None) -> dict:
     probe = probe or Probe()
     versions: dict[str, str | None] = {"python": probe.python_version()}
     for key, names in SOFTWARE_PACKAGES.items():
-        versions[key] = next(
-            (v for v in map(probe.package_version, names) if v is not None), None
-        )
+        versions[key] = next((v for v in map(probe.package_version, names) if v is not None), None)
     return versions
 
 
+# The files whose changes can change a measurement (results and docs cannot).
+MEASURED_CODE = ("snippets", "scripts", "pyproject.toml")
+
+
 def git_state(root: Path, probe: Probe | None = None) -> dict:
-    """The project commit and whether the work tree had uncommitted changes."""
+    """The project commit, and whether the measured code had uncommitted or untracked changes."""
     probe = probe or Probe()
     commit = probe.run(["git", "-C", str(root), "rev-parse", "HEAD"])
-    status = probe.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"])
+    status = probe.run(["git", "-C", str(root), "status", "--porcelain", "--", *MEASURED_CODE])
     return {
         "commit": commit.strip() if commit else None,
         "dirty": bool(status.strip()) if status is not None else None,

@@ -1,0 +1,91 @@
+"""The readers' claims (data/claims.yml): verdicts, and measured evidence checked against results.
+
+A claim's evidence names two results entries and the speed-up range the verdict relies on
+(speed-up = baseline median / variant median). tests/test_claims.py checks every such range
+against every machine's current results, so a verdict cannot drift from the numbers.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from scripts.catalog import ROOT
+from scripts.tables import is_current
+
+CLAIMS_FILE = ROOT / "data" / "claims.yml"
+VERDICTS = {
+    "holds": "success",
+    "holds with conditions": "warning",
+    "wrong": "failure",
+    "wrong here": "failure",
+    "cannot be tested here": "info",
+}
+
+
+class ClaimsError(ValueError):
+    """A claims file entry that is missing a field or has a value out of range."""
+
+
+def load(path: Path = CLAIMS_FILE) -> list[dict]:
+    claims = yaml.safe_load(path.read_text(encoding="utf-8"))["claims"]
+    for number, claim in enumerate(claims):
+        where = f"{path.name}: claims[{number}] ({claim.get('id', '?')})"
+        for field in ("id", "factor", "page", "claim", "verdict", "why"):
+            if field not in claim:
+                raise ClaimsError(f"{where}: missing field {field!r}")
+        if claim["verdict"] not in VERDICTS:
+            raise ClaimsError(f"{where}: verdict must be one of {sorted(VERDICTS)}")
+        for evidence in claim.get("evidence", []):
+            if not {"variant", "baseline"} <= set(evidence) or not (
+                "at_least" in evidence or "below" in evidence
+            ):
+                raise ClaimsError(f"{where}: evidence needs variant, baseline, at_least/below")
+    return claims
+
+
+def speedup(data: dict, evidence: dict, root: Path = ROOT) -> float | None:
+    """Baseline median / variant median on one machine, or None if either is missing or stale."""
+    entries = data["entries"]
+    pair = [entries.get(evidence["baseline"]), entries.get(evidence["variant"])]
+    if any(e is None or not is_current(e, root) for e in pair):
+        return None
+    return pair[0]["stats"]["median_s"] / pair[1]["stats"]["median_s"]
+
+
+def agrees(evidence: dict, ratio: float) -> bool:
+    return evidence.get("at_least", float("-inf")) <= ratio < evidence.get("below", float("inf"))
+
+
+def expectation_words(evidence: dict) -> str:
+    parts = []
+    if "at_least" in evidence:
+        parts.append(f"at least {evidence['at_least']:.2f}×")
+    if "below" in evidence:
+        parts.append(f"below {evidence['below']:.2f}×")
+    return " and ".join(parts)
+
+
+def page_fragment(claims: list[dict], all_data: list[dict], page: str, root: Path = ROOT) -> str:
+    """The claims of one page as admonitions, each with its measured evidence per machine."""
+    blocks = []
+    for claim in (c for c in claims if c["page"] == page):
+        kind = VERDICTS[claim["verdict"]]
+        lines = [f'!!! {kind} "{claim["id"]}: {claim["verdict"]}"', ""]
+        lines.append(f"    **Claim:** {claim['claim'].strip()}")
+        lines += ["", f"    **Verdict:** {claim['why'].strip()}"]
+        for evidence in claim.get("evidence", []):
+            variant, baseline = (evidence[k].split(":", 1)[1] for k in ("variant", "baseline"))
+            for data in all_data:
+                ratio = speedup(data, evidence, root)
+                if ratio is None:
+                    continue
+                lines += [
+                    "",
+                    f"    *Measured on {data['machine']['description']}:* `{variant}` vs "
+                    f"`{baseline}`: {ratio:.2f}× (the verdict needs "
+                    f"{expectation_words(evidence)}).",
+                ]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n"

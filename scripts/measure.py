@@ -1,0 +1,203 @@
+"""Measure the snippets on this machine and record them in results/<machine-id>.json.
+
+Each snippet runs in a child process (warm-up, repeated timed runs with results forced);
+its entries replace the old ones for that snippet and every other entry is kept. The file
+is rewritten atomically after each snippet, so an interrupted run loses nothing measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from scripts import catalog, provenance, results
+
+QUICK_RESULTS_DIR = catalog.ROOT / "build" / "quick-results"
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m scripts.measure", description=__doc__)
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="SNIPPET",
+        help="measure only this snippet or topic (repeatable), e.g. input_pipeline/feeding",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="small sizes and 3 rounds, written to build/quick-results/ (a pipeline check, "
+        "not numbers to publish)",
+    )
+    parser.add_argument("--results-dir", type=Path, help="where results/<machine-id>.json goes")
+    parser.add_argument("--list", action="store_true", help="list the measurable snippets")
+    parser.add_argument(
+        "--snippets-dir", type=Path, default=catalog.SNIPPETS_DIR, help=argparse.SUPPRESS
+    )
+    parser.add_argument("--timeout", type=float, default=1800, help="seconds per snippet")
+    parser.add_argument(
+        "--no-output", action="store_true", help="do not capture the snippets' own printed output"
+    )
+    return parser.parse_args(argv)
+
+
+def method_for(args: argparse.Namespace) -> dict:
+    if args.quick:
+        return {"size": "small", "warmup": 1, "min_rounds": 3, "max_rounds": 3, "budget_s": 0.0}
+    return {"size": "full", "warmup": 2, "min_rounds": 7, "max_rounds": 30, "budget_s": 8.0}
+
+
+def child_env() -> dict:
+    env = dict(os.environ, PYTHONPATH=str(catalog.ROOT), TF_CPP_MIN_LOG_LEVEL="2")
+    env.setdefault("PYTHONHASHSEED", "0")
+    return env
+
+
+def run_child(snippet: catalog.Snippet, method: dict, timeout: float, snippets_dir: Path) -> dict:
+    """Measure one snippet in a child process; return its report (with 'error' on failure)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "report.json"
+        command = [
+            sys.executable, "-m", "scripts.measure_child", "--snippet", snippet.name,
+            "--size", method["size"], "--warmup", str(method["warmup"]),
+            "--min-rounds", str(method["min_rounds"]), "--max-rounds", str(method["max_rounds"]),
+            "--budget", str(method["budget_s"]), "--out", str(out),
+            "--snippets-dir", str(snippets_dir),
+        ]  # fmt: skip
+        try:
+            done = subprocess.run(
+                command, cwd=catalog.ROOT, env=child_env(), timeout=timeout,
+                stdout=subprocess.PIPE, stderr=None, text=True, check=False,
+            )  # fmt: skip
+            problem = (
+                None if done.returncode == 0 else f"child exited with status {done.returncode}"
+            )
+        except subprocess.TimeoutExpired:
+            problem = f"timed out after {timeout:.0f} s"
+        report = json.loads(out.read_text()) if out.exists() else {"variants": {}}
+    if problem and not report.get("error"):
+        report["error"] = f"{snippet.relpath}: {problem}"
+    return report
+
+
+def capture_output(snippet: catalog.Snippet, size: str, timeout: float) -> dict:
+    """Run the snippet as a reader would (`python snippet.py SIZE`) and keep what it prints."""
+    try:
+        done = subprocess.run(
+            [sys.executable, str(snippet.path), size], cwd=catalog.ROOT, env=child_env(),
+            capture_output=True, text=True, timeout=timeout, check=False,
+        )  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return {"error": f"timed out after {timeout:.0f} s"}
+    if done.returncode != 0:
+        return {"error": f"exited with status {done.returncode}: {done.stderr[-2000:]}"}
+    return {"text": done.stdout, "size": size}
+
+
+def make_entry(snippet, variant, report, method, software, git, date) -> dict:
+    return {
+        "snippet": snippet.name,
+        "snippet_path": snippet.relpath,
+        "snippet_sha256": provenance.file_sha256(snippet.path),
+        "variant": variant,
+        "order": list(report["variant_labels"]).index(variant),
+        "label": report["variant_labels"][variant],
+        "baseline": report["baseline"],
+        "reference": variant in report.get("references", ()),
+        "size": method["size"],
+        "date": date,
+        "commit": git["commit"],
+        "dirty": git["dirty"],
+        "software": software,
+        "method": {**method, "timer": "time.perf_counter", "process": "one child per snippet"},
+        "stats": report["variants"][variant]["stats"],
+    }
+
+
+def format_row(key: str, stats: dict) -> str:
+    noisy = "  NOISY" if stats["noisy"] else ""
+    rate = stats.get("throughput_per_s")
+    rate_text = f"{rate:12.0f}/s" if rate else " " * 14
+    return (
+        f"{key:48s} {stats['median_s'] * 1e3:10.2f} ms  "
+        f"IQR/median {stats['iqr_over_median'] * 100:5.1f}%{rate_text}{noisy}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    try:
+        selected = catalog.select(args.only, args.snippets_dir)
+    except catalog.SnippetError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.list:
+        print("\n".join(s.name for s in selected))
+        return 0
+    method = method_for(args)
+    results_dir = args.results_dir or (QUICK_RESULTS_DIR if args.quick else results.RESULTS_DIR)
+    machine = provenance.collect_machine()
+    software = provenance.collect_software()
+    git = provenance.git_state(catalog.ROOT)
+    path = results_dir / f"{machine['id']}.json"
+    try:
+        data = results.load_or_new(path, machine)
+    except results.ResultsError as error:
+        print(f"error: {error}\nFix or move that file; nothing was measured.", file=sys.stderr)
+        return 2
+    machine["tf_devices"] = data["machine"].get("tf_devices") or []
+    print(f"Measuring {len(selected)} snippet(s) on {machine['description']} -> {path}")
+    failures: list[str] = []
+    summary: list[str] = []
+    started = time.perf_counter()
+    for number, snippet in enumerate(selected, 1):
+        print(f"[{number}/{len(selected)}] {snippet.relpath}", flush=True)
+        report = run_child(snippet, method, args.timeout, args.snippets_dir)
+        if report.get("devices"):
+            machine["tf_devices"] = report["devices"]
+        date = provenance.utc_now()
+        if report.get("variant_labels"):  # drop entries of variants the snippet no longer has
+            for key in [k for k in data["entries"] if k.split(":")[0] == snippet.name]:
+                if key.split(":", 1)[1] not in report["variant_labels"]:
+                    del data["entries"][key]
+        for variant in report.get("variant_labels", {}):
+            outcome = report["variants"].get(variant, {"error": "not measured (child stopped)"})
+            key = f"{snippet.name}:{variant}"
+            if "error" in outcome:
+                failures.append(f"{key}: {outcome['error']}")
+                continue
+            data["entries"][key] = make_entry(snippet, variant, report, method, software, git, date)
+            line = format_row(key, outcome["stats"])
+            summary.append(line)
+            print("    " + line, flush=True)
+        if report.get("error"):
+            failures.append(report["error"])
+        elif not args.no_output:
+            output = capture_output(snippet, method["size"], args.timeout)
+            if "error" in output:
+                failures.append(f"{snippet.relpath} (run directly): {output['error']}")
+            else:
+                output.update(snippet_sha256=provenance.file_sha256(snippet.path), date=date)
+                data.setdefault("outputs", {})[snippet.name] = output
+        if data["entries"]:
+            data["machine"] = machine
+            results.write_json_atomic(path, data)
+    minutes = (time.perf_counter() - started) / 60
+    print(f"\nSummary ({minutes:.1f} min, medians of timed runs; NOISY = IQR/median > 10%):")
+    print("\n".join(summary) or "  (nothing measured)")
+    if failures:
+        print(f"\n{len(failures)} failure(s); the other results were kept:", file=sys.stderr)
+        for failure in failures:
+            print(f"  - {failure}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

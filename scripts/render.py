@@ -1,0 +1,97 @@
+"""Render tables, SVG charts, snippet outputs and claim verdicts from committed results.
+
+Deterministic: the same results files give the same bytes. Nothing is measured here.
+`python -m scripts.render --check` exits 1 and lists the files that differ from a fresh render.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from scripts import charts, claims, results, tables
+from scripts.catalog import ROOT
+
+GENERATED_DIR = ROOT / "docs" / "_generated"
+
+
+def snippets_in(all_data: list[dict]) -> list[str]:
+    return sorted({e["snippet"] for data in all_data for e in data["entries"].values()})
+
+
+def render_all(all_data: list[dict], claim_list: list[dict], root: Path = ROOT) -> dict[str, str]:
+    """Every generated file, as {path relative to docs/_generated: text}."""
+    files: dict[str, str] = {
+        "machines.md": tables.machines_table(all_data),
+        "first-calls.md": tables.first_call_table(all_data),
+    }
+    for snippet in snippets_in(all_data):
+        tables_md, overlap_md, outputs_md, series = [], [], [], []
+        for data in all_data:
+            entries = tables.snippet_entries(data, snippet)
+            if not entries:
+                continue
+            tables_md.append(tables.comparison_table(data, entries, root))
+            overlap = tables.overlap_table(data, entries)
+            if overlap:
+                overlap_md.append(overlap)
+            output = tables.output_block(data, snippet)
+            if output:
+                outputs_md.append(output)
+            rows = [
+                (e["variant"], e["stats"]["median_s"], e["stats"]["q1_s"], e["stats"]["q3_s"])
+                for e in entries
+            ]
+            series.append((data["machine"]["description"], rows))
+        files[f"{snippet}.table.md"] = "\n".join(tables_md)
+        files[f"{snippet}.svg"] = charts.median_chart(f"snippets/{snippet}.py", series)
+        if overlap_md:
+            files[f"{snippet}.overlap.md"] = "\n".join(overlap_md)
+        if outputs_md:
+            files[f"{snippet}.output.md"] = "\n".join(outputs_md)
+    for page in sorted({c["page"] for c in claim_list}):
+        name = Path(page).with_suffix("").as_posix()
+        files[f"claims/{name}.md"] = claims.page_fragment(claim_list, all_data, page, root)
+    return files
+
+
+def stale_files(rendered: dict[str, str], out_dir: Path) -> list[str]:
+    """Generated files that differ from the rendering, are missing, or are left over."""
+    on_disk = {p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*") if p.is_file()}
+    on_disk -= {p for p in on_disk if p.startswith("doctor/")}  # written by scripts.doctor
+    differ = [
+        name
+        for name, text in rendered.items()
+        if not (out_dir / name).exists() or (out_dir / name).read_text(encoding="utf-8") != text
+    ]
+    return sorted(set(differ) | (on_disk - set(rendered)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scripts.render", description=__doc__)
+    parser.add_argument("--check", action="store_true", help="compare, do not write")
+    args = parser.parse_args(argv)
+    try:
+        rendered = render_all(results.load_all(), claims.load())
+    except (results.ResultsError, claims.ClaimsError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    stale = stale_files(rendered, GENERATED_DIR)
+    if args.check:
+        for name in stale:
+            print(f"docs/_generated/{name} differs from a fresh render")
+        return 1 if stale else 0
+    for name in stale:
+        path = GENERATED_DIR / name
+        if name in rendered:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(rendered[name], encoding="utf-8")
+        else:
+            path.unlink()
+    print(f"rendered {len(rendered)} files into docs/_generated/ ({len(stale)} changed)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,168 @@
+"""Markdown tables and text fragments rendered from results data (no measuring here)."""
+
+from __future__ import annotations
+
+from scripts.provenance import file_sha256
+
+NOISY_MARK = " (noisy)"
+
+
+def format_seconds(seconds: float) -> str:
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.1f} ms"
+    return f"{seconds * 1e6:.0f} µs"
+
+
+def format_rate(rate: float | None) -> str:
+    return f"{rate:,.0f}" if rate else "–"
+
+
+def software_words(software: dict) -> str:
+    words = [
+        f"TensorFlow {software['tensorflow']}",
+        f"Keras {software['keras']}",
+        f"Python {software['python']}",
+    ]
+    if software.get("tensorflow_metal"):
+        words.append(f"tensorflow-metal {software['tensorflow_metal']}")
+    return ", ".join(words)
+
+
+def snippet_entries(data: dict, snippet: str) -> list[dict]:
+    """This snippet's entries in one results file, in the snippet's variant order."""
+    entries = [e for e in data["entries"].values() if e["snippet"] == snippet]
+    return sorted(entries, key=lambda e: (e.get("order", 0), e["variant"]))
+
+
+def is_current(entry: dict, root) -> bool:
+    """True when the entry was measured on the snippet file as it is today."""
+    path = root / entry["snippet_path"]
+    return path.exists() and file_sha256(path) == entry["snippet_sha256"]
+
+
+def provenance_line(data: dict, entries: list[dict]) -> str:
+    first = entries[0]
+    dates = sorted({e["date"][:10] for e in entries})
+    commits = sorted(
+        {(e["commit"] or "unknown")[:7] + ("+dirty" if e["dirty"] else "") for e in entries}
+    )
+    return (
+        f"**{data['machine']['description']}** · {data['machine']['os_version']} · "
+        f"{software_words(first['software'])} · measured {', '.join(dates)} "
+        f"(commit {', '.join(commits)})"
+    )
+
+
+def comparison_table(data: dict, entries: list[dict], root) -> str:
+    """One machine's table for one snippet: median, spread, speed-up vs the baseline, rate."""
+    baseline = next((e for e in entries if e["variant"] == e["baseline"]), None)
+    lines = [
+        provenance_line(data, entries),
+        "",
+        "| Variant | Median per run | Spread (IQR/median) | Speed-up vs baseline | Examples/s |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for entry in entries:
+        stats = entry["stats"]
+        if baseline is None:
+            speedup = "–"
+        elif entry is baseline:
+            speedup = "1.00× (baseline)"
+        elif entry.get("reference"):
+            speedup = "– (reference)"
+        else:
+            speedup = f"{baseline['stats']['median_s'] / stats['median_s']:.2f}×"
+        spread = f"{stats['iqr_over_median'] * 100:.1f}%" + (NOISY_MARK if stats["noisy"] else "")
+        label = f"`{entry['variant']}`: {entry['label']}"
+        if not is_current(entry, root):
+            label += " *(measured on an earlier version of this snippet)*"
+        lines.append(
+            f"| {label} | {format_seconds(stats['median_s'])} | {spread} | {speedup} "
+            f"| {format_rate(stats.get('throughput_per_s'))} |"
+        )
+    rounds = sorted({e["stats"]["rounds"] for e in entries})
+    lines += [
+        "",
+        f"Each run is timed whole after {entries[0]['method']['warmup']} untimed warm-up run(s); "
+        f"{min(rounds)}–{max(rounds)} timed runs per variant. Speed-up is the baseline's median "
+        "divided by the variant's; spreads above 10% are marked noisy.",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def overlap_table(data: dict, entries: list[dict]) -> str | None:
+    """For snippets with produce_only and train_only: how close each variant got to full overlap."""
+    by_variant = {e["variant"]: e["stats"]["median_s"] for e in entries}
+    if "produce_only" not in by_variant or "train_only" not in by_variant:
+        return None
+    produce, train = by_variant["produce_only"], by_variant["train_only"]
+    bound, serial = max(produce, train), produce + train
+    lines = [
+        f"**{data['machine']['description']}**: producing alone {format_seconds(produce)}, "
+        f"training alone {format_seconds(train)} per run. Fully overlapped, a run costs "
+        f"max(produce, train) = {format_seconds(bound)}; fully serial, produce + train = "
+        f"{format_seconds(serial)}.",
+        "",
+        "| Variant | Median per run | Share of the overlap bound (bound / median) | vs serial |",
+        "|---|---:|---:|---:|",
+    ]
+    for entry in entries:
+        if entry["variant"] in ("produce_only", "train_only"):
+            continue
+        median = entry["stats"]["median_s"]
+        lines.append(
+            f"| `{entry['variant']}` | {format_seconds(median)} | {bound / median * 100:.0f}% "
+            f"| {median / serial * 100:.0f}% of the sum |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def output_block(data: dict, snippet: str) -> str | None:
+    """The snippet's own printed output, fenced, with the machine and date it ran on."""
+    output = data.get("outputs", {}).get(snippet)
+    if not output:
+        return None
+    return (
+        f"Output of `python snippets/{snippet}.py` on {data['machine']['description']}, "
+        f"{output['date'][:10]}:\n\n```text\n{output['text'].rstrip()}\n```\n"
+    )
+
+
+def machines_table(all_data: list[dict]) -> str:
+    lines = [
+        "| Machine | OS | Cores | RAM | TensorFlow devices | Results file |",
+        "|---|---|---|---|---|---|",
+    ]
+    for data in all_data:
+        m = data["machine"]
+        cores = f"{m['physical_cores'] or '?'} physical / {m['logical_cores']} logical"
+        if m.get("performance_cores"):
+            cores += f" ({m['performance_cores']}P+{m['efficiency_cores']}E)"
+        ram = f"{m['ram_bytes'] / 2**30:.0f} GiB" if m.get("ram_bytes") else "?"
+        devices = ", ".join(m.get("tf_devices") or []) or "?"
+        lines.append(
+            f"| {m['description']} | {m['os_version']} | {cores} | {ram} | {devices} "
+            f"| `results/{m['id']}.json` |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def first_call_table(all_data: list[dict]) -> str:
+    """Each workload's first (untimed, warm-up) run next to its warmed-up median."""
+    lines = [
+        "| Machine | Workload | First run | Warmed-up median | First / median |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for data in all_data:
+        for key in sorted(data["entries"]):
+            stats = data["entries"][key]["stats"]
+            first = stats.get("first_call_s")
+            if not first:
+                continue
+            lines.append(
+                f"| {data['machine']['description']} | `{key}` | {format_seconds(first)} "
+                f"| {format_seconds(stats['median_s'])} | {first / stats['median_s']:.1f}× |"
+            )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,32 @@
+"""Shared fixtures: the project root, the committed results, and an environment for child runs."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from scripts import results  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def root() -> Path:
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def committed_results() -> list[dict]:
+    data = results.load_all()
+    assert data, "results/ holds no results file: run `make measure` and commit the result"
+    return data
+
+
+@pytest.fixture()
+def child_env() -> dict:
+    """Environment for running the project's scripts in a child process."""
+    return dict(os.environ, PYTHONPATH=str(ROOT), TF_CPP_MIN_LOG_LEVEL="2")

@@ -1,0 +1,117 @@
+"""The measuring harness end to end, on small stand-in snippets (no TensorFlow needed)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from scripts import measure, provenance, results
+
+GOOD = """
+    import time
+    VARIANTS = {"slow": "sleeps 4 ms", "fast": "sleeps 1 ms"}
+    BASELINE = "slow"
+
+    def make_workload(variant, size="full"):
+        delay = {"slow": 0.004, "fast": 0.001}[variant]
+        return (lambda: time.sleep(delay) or delay), 8
+
+    if __name__ == "__main__":
+        print("slow 4.0 ms/run")
+"""
+CRASHING = """
+    import os
+    VARIANTS = {"fine": "returns at once", "dies": "kills its process"}
+    BASELINE = "fine"
+
+    def make_workload(variant, size="full"):
+        if variant == "dies":
+            return (lambda: os._exit(3)), 1
+        return (lambda: 1.0), 1
+"""
+BROKEN = """
+    import module_that_does_not_exist
+    VARIANTS = {"x": "never runs"}
+    BASELINE = "x"
+
+    def make_workload(variant, size="full"):
+        return (lambda: 1), 1
+"""
+
+
+@pytest.fixture()
+def snippets_dir(tmp_path):
+    folder = tmp_path / "snippets" / "demo"
+    folder.mkdir(parents=True)
+    for name, text in {"good": GOOD, "crashing": CRASHING, "broken": BROKEN}.items():
+        (folder / f"{name}.py").write_text(textwrap.dedent(text))
+    return tmp_path / "snippets"
+
+
+def run_measure(snippets_dir, results_dir, *extra):
+    return measure.main(
+        ["--quick", "--snippets-dir", str(snippets_dir), "--results-dir", str(results_dir), *extra]
+    )
+
+
+def results_file(results_dir):
+    return results_dir / f"{provenance.collect_machine()['id']}.json"
+
+
+def test_good_snippet_is_measured_with_provenance(snippets_dir, tmp_path, capsys):
+    status = run_measure(snippets_dir, tmp_path / "out", "--only", "demo/good")
+    assert status == 0
+    data = results.read(results_file(tmp_path / "out"))
+    entry = data["entries"]["demo/good:fast"]
+    assert entry["stats"]["rounds"] == 3 and entry["stats"]["median_s"] >= 0.001
+    assert entry["stats"]["examples_per_run"] == 8
+    assert entry["snippet_sha256"] == provenance.file_sha256(snippets_dir / "demo" / "good.py")
+    assert entry["baseline"] == "slow" and entry["size"] == "small"
+    assert data["entries"]["demo/good:slow"]["stats"]["median_s"] > entry["stats"]["median_s"]
+    assert data["outputs"]["demo/good"]["text"] == "slow 4.0 ms/run\n"
+    out = capsys.readouterr().out
+    assert "[1/1]" in out and "Summary" in out and "demo/good:fast" in out
+
+
+def test_failures_are_named_and_other_results_are_kept(snippets_dir, tmp_path, capsys):
+    out_dir = tmp_path / "out"
+    assert run_measure(snippets_dir, out_dir, "--only", "demo/good") == 0
+    before = results.read(results_file(out_dir))["entries"]["demo/good:fast"]
+    status = run_measure(snippets_dir, out_dir, "--only", "demo/crashing", "--only", "demo/broken")
+    assert status == 1
+    err = capsys.readouterr().err
+    assert "broken.py: import failed: ModuleNotFoundError" in err
+    assert "demo/crashing:dies" in err
+    data = results.read(results_file(out_dir))
+    assert data["entries"]["demo/good:fast"] == before  # earlier results untouched
+    assert "demo/crashing:fine" in data["entries"]  # measured before its sibling crashed
+    assert "demo/crashing:dies" not in data["entries"]
+
+
+def test_unknown_snippet_name_is_refused_with_the_known_ones(snippets_dir, tmp_path, capsys):
+    assert run_measure(snippets_dir, tmp_path / "out", "--only", "demo/nope") == 2
+    err = capsys.readouterr().err
+    assert "unknown snippet 'demo/nope'" in err and "demo/good" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_corrupt_existing_results_file_is_not_overwritten(snippets_dir, tmp_path, capsys):
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    path = results_file(out_dir)
+    path.write_text("{ not json")
+    assert run_measure(snippets_dir, out_dir, "--only", "demo/good") == 2
+    assert path.read_text() == "{ not json"
+    assert str(path) in capsys.readouterr().err
+
+
+def test_a_variant_removed_from_a_snippet_loses_its_entry(snippets_dir, tmp_path):
+    out_dir = tmp_path / "out"
+    assert run_measure(snippets_dir, out_dir, "--only", "demo/good", "--no-output") == 0
+    good = snippets_dir / "demo" / "good.py"
+    good.write_text(good.read_text().replace(', "fast": "sleeps 1 ms"', ""))
+    assert run_measure(snippets_dir, out_dir, "--only", "demo/good", "--no-output") == 0
+    entries = json.loads(results_file(out_dir).read_text())["entries"]
+    assert sorted(entries) == ["demo/good:slow"]

@@ -1,0 +1,57 @@
+"""Rendered pages match the committed results byte for byte, and show what the results hold."""
+
+from __future__ import annotations
+
+import copy
+
+from scripts import claims, render, tables
+
+
+def test_committed_fragments_equal_a_fresh_render(committed_results):
+    rendered = render.render_all(committed_results, claims.load())
+    stale = render.stale_files(rendered, render.GENERATED_DIR)
+    assert not stale, (
+        f"docs/_generated/ differs from the results for {stale}: run `make render` and commit "
+        "(never edit generated files by hand)"
+    )
+
+
+def test_render_is_deterministic(committed_results):
+    first = render.render_all(committed_results, claims.load())
+    second = render.render_all(copy.deepcopy(committed_results), claims.load())
+    assert first == second
+
+
+def test_tables_show_each_median_and_speedup_faithfully(committed_results, root):
+    for data in committed_results:
+        snippets = {e["snippet"] for e in data["entries"].values()}
+        for snippet in snippets:
+            entries = tables.snippet_entries(data, snippet)
+            table = tables.comparison_table(data, entries, root)
+            assert data["machine"]["description"] in table
+            baseline = next(e for e in entries if e["variant"] == e["baseline"])
+            for entry in entries:
+                row = next(line for line in table.splitlines() if f"`{entry['variant']}`" in line)
+                assert tables.format_seconds(entry["stats"]["median_s"]) in row
+                if entry is not baseline and not entry.get("reference"):
+                    ratio = baseline["stats"]["median_s"] / entry["stats"]["median_s"]
+                    assert f"{ratio:.2f}×" in row
+                assert ("(noisy)" in row) == entry["stats"]["noisy"]
+
+
+def test_stale_entries_are_labelled_not_mixed_in(committed_results, root):
+    data = copy.deepcopy(committed_results[0])
+    entry = next(iter(data["entries"].values()))
+    entry["snippet_sha256"] = "0" * 64
+    table = tables.comparison_table(data, tables.snippet_entries(data, entry["snippet"]), root)
+    row = next(line for line in table.splitlines() if f"`{entry['variant']}`" in line)
+    assert "measured on an earlier version of this snippet" in row
+
+
+def test_charts_are_svg_without_dates(committed_results):
+    rendered = render.render_all(committed_results, claims.load())
+    charts = {name: text for name, text in rendered.items() if name.endswith(".svg")}
+    assert charts
+    for name, text in charts.items():
+        assert text.lstrip().startswith("<?xml") and "<svg" in text, name
+        assert "dc:date" not in text, name

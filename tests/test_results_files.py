@@ -1,0 +1,81 @@
+"""Results files: validation errors name the file and field; writes are atomic."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from scripts import results
+
+
+def test_committed_results_validate(committed_results):
+    for data in committed_results:
+        results.check(data, data["machine"]["id"])
+
+
+def test_file_name_is_the_machine_id(root):
+    for path in (root / "results").glob("*.json"):
+        assert results.read(path)["machine"]["id"] == path.stem, path
+
+
+@pytest.fixture()
+def good(committed_results) -> dict:
+    return copy.deepcopy(committed_results[0])
+
+
+def first_key(data: dict) -> str:
+    return next(iter(data["entries"]))
+
+
+def write(tmp_path, data) -> object:
+    path = tmp_path / "machine.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def entry(d: dict) -> dict:
+    return d["entries"][first_key(d)]
+
+
+MUTATIONS = [
+    (lambda d: d["machine"].pop("cpu_model"), "machine: missing field(s) cpu_model"),
+    (lambda d: d.pop("entries"), "missing field(s) entries"),
+    (lambda d: d.update(schema_version=99), "schema_version 99 is not 1"),
+    (lambda d: entry(d).pop("snippet_sha256"), "missing field(s) snippet_sha256"),
+    (lambda d: entry(d)["software"].pop("keras"), ".software: missing field(s) keras"),
+    (lambda d: entry(d)["stats"].update(median_s=-1.0), "median_s: expected a positive time"),
+    (lambda d: entry(d)["stats"].update(median_s="x"), "median_s: expected a finite number"),
+    (lambda d: entry(d)["stats"].update(q1_s=1e9, max_s=2e9), "expected min_s <= q1_s"),
+    (lambda d: entry(d)["stats"].update(rounds=0), "rounds: expected a whole number"),
+]
+
+
+@pytest.mark.parametrize("mutate, expected", MUTATIONS)
+def test_errors_name_the_file_and_field(tmp_path, good, mutate, expected):
+    mutate(good)
+    path = write(tmp_path, good)
+    with pytest.raises(results.ResultsError) as caught:
+        results.read(path)
+    assert str(path) in str(caught.value)
+    assert expected in str(caught.value)
+
+
+def test_truncated_and_nan_files_are_rejected_clearly(tmp_path, good):
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(good)[:200])
+    with pytest.raises(results.ResultsError, match="not a readable JSON results file"):
+        results.read(path)
+    path.write_text(json.dumps(good).replace('"median_s": ', '"median_s": NaN, "x": ', 1))
+    with pytest.raises(results.ResultsError, match="NaN is not a number JSON allows"):
+        results.read(path)
+
+
+def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path):
+    path = tmp_path / "machine.json"
+    results.write_json_atomic(path, {"a": 1})
+    with pytest.raises(ValueError):
+        results.write_json_atomic(path, {"a": float("nan")})  # not valid JSON: refused
+    assert json.loads(path.read_text()) == {"a": 1}
+    assert [p.name for p in tmp_path.iterdir()] == ["machine.json"]  # no temporary left over

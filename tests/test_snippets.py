@@ -1,0 +1,62 @@
+"""Every snippet runs at its small size, as a module the harness uses and as a program."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from scripts import catalog
+from scripts.measure_child import force
+
+SNIPPETS = catalog.measurable_snippets()
+
+
+def test_there_are_snippets():
+    assert SNIPPETS, "no measurable snippet found under snippets/"
+
+
+@pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda s: s.name)
+def test_every_variant_runs_and_gives_what_the_harness_needs(snippet):
+    module = catalog.load(snippet)
+    assert module.BASELINE in module.VARIANTS
+    for variant, label in module.VARIANTS.items():
+        assert isinstance(label, str) and label, f"{snippet.name}:{variant} needs a description"
+        run, examples = module.make_workload(variant, "small")
+        assert callable(run), f"{snippet.name}:{variant}: run must be callable"
+        assert isinstance(examples, int) and examples > 0, f"{snippet.name}:{variant}"
+        for _ in range(2):  # the second call is the one the harness times
+            result = run()
+            assert result is not None, f"{snippet.name}:{variant}: run() must return its result"
+            force(result)
+
+
+@pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda s: s.name)
+def test_unknown_variant_is_refused_by_name(snippet):
+    module = catalog.load(snippet)
+    with pytest.raises(ValueError, match="no_such_variant"):
+        module.make_workload("no_such_variant", "small")
+
+
+@pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda s: s.name)
+def test_runs_as_a_program_and_prints_every_variant(snippet, child_env):
+    done = subprocess.run(
+        [sys.executable, str(snippet.path), "small"],
+        capture_output=True, text=True, env=child_env, timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    module = catalog.load(snippet)
+    printed = [line.split()[0] for line in done.stdout.splitlines() if line.strip()]
+    assert printed == list(module.VARIANTS)
+    assert all("examples/s" in line for line in done.stdout.splitlines() if line.strip())
+
+
+def test_snippets_import_only_tensorflow_numpy_and_the_standard_library(root):
+    allowed = {"tensorflow", "keras", "numpy"} | set(sys.stdlib_module_names)
+    for snippet in catalog.all_snippets():
+        for line in snippet.path.read_text().splitlines():
+            words = line.split()
+            if words[:1] in (["import"], ["from"]) and len(words) > 1:
+                top = words[1].split(".")[0]
+                assert top in allowed, f"{snippet.relpath} imports {top}"
