@@ -6,6 +6,7 @@ BASELINE (one of VARIANTS) and make_workload(variant, size) -> (run, examples_pe
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,20 @@ class Snippet:
 def is_measurable(path: Path) -> bool:
     """A snippet module takes part in measuring when it defines make_workload."""
     return "def make_workload(" in path.read_text(encoding="utf-8")
+
+
+def constants(path: Path) -> dict:
+    """Module-level literal assignments (VARIANTS, ISOLATE_VARIANTS...), read without importing."""
+    found = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name) and target.id.isupper():
+                try:
+                    found[target.id] = ast.literal_eval(node.value)
+                except ValueError:
+                    continue
+    return found
 
 
 def all_snippets(snippets_dir: Path = SNIPPETS_DIR) -> list[Snippet]:

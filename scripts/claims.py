@@ -1,4 +1,4 @@
-"""The readers' claims (data/claims.yml): verdicts, and measured evidence checked against results.
+"""Readers' claims (data/claims/*.yml, a file per page): verdicts and the evidence behind them.
 
 A claim's evidence names two results entries and the speed-up range the verdict relies on
 (speed-up = baseline median / variant median). tests/test_claims.py checks every such range
@@ -14,7 +14,7 @@ import yaml
 from scripts.catalog import ROOT
 from scripts.tables import is_current
 
-CLAIMS_FILE = ROOT / "data" / "claims.yml"
+CLAIMS_DIR = ROOT / "data" / "claims"
 VERDICTS = {
     "holds": "success",
     "holds with conditions": "warning",
@@ -28,21 +28,31 @@ class ClaimsError(ValueError):
     """A claims file entry that is missing a field or has a value out of range."""
 
 
-def load(path: Path = CLAIMS_FILE) -> list[dict]:
-    claims = yaml.safe_load(path.read_text(encoding="utf-8"))["claims"]
-    for number, claim in enumerate(claims):
-        where = f"{path.name}: claims[{number}] ({claim.get('id', '?')})"
-        for field in ("id", "factor", "page", "claim", "verdict", "why"):
-            if field not in claim:
-                raise ClaimsError(f"{where}: missing field {field!r}")
-        if claim["verdict"] not in VERDICTS:
-            raise ClaimsError(f"{where}: verdict must be one of {sorted(VERDICTS)}")
-        for evidence in claim.get("evidence", []):
-            if not {"variant", "baseline"} <= set(evidence) or not (
-                "at_least" in evidence or "below" in evidence
-            ):
-                raise ClaimsError(f"{where}: evidence needs variant, baseline, at_least/below")
+def load(claims_dir: Path = CLAIMS_DIR) -> list[dict]:
+    """Every claim of every file in claims_dir, checked for the fields pages and tests use."""
+    claims: list[dict] = []
+    for path in sorted(claims_dir.glob("*.yml")):
+        try:
+            found = yaml.safe_load(path.read_text(encoding="utf-8"))["claims"]
+        except (yaml.YAMLError, KeyError, TypeError) as error:
+            raise ClaimsError(f"{path.name}: expected a mapping with a 'claims' list") from error
+        for number, claim in enumerate(found):
+            check(claim, f"{path.name}: claims[{number}] ({claim.get('id', '?')})")
+        claims += found
     return claims
+
+
+def check(claim: dict, where: str) -> None:
+    for field in ("id", "factor", "page", "claim", "verdict", "why"):
+        if field not in claim:
+            raise ClaimsError(f"{where}: missing field {field!r}")
+    if claim["verdict"] not in VERDICTS:
+        raise ClaimsError(f"{where}: verdict must be one of {sorted(VERDICTS)}")
+    for evidence in claim.get("evidence", []):
+        if not {"variant", "baseline"} <= set(evidence) or not (
+            "at_least" in evidence or "below" in evidence
+        ):
+            raise ClaimsError(f"{where}: evidence needs variant, baseline, at_least/below")
 
 
 def speedup(data: dict, evidence: dict, root: Path = ROOT) -> float | None:

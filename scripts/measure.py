@@ -59,8 +59,14 @@ def child_env() -> dict:
     return env
 
 
-def run_child(snippet: catalog.Snippet, method: dict, timeout: float, snippets_dir: Path) -> dict:
-    """Measure one snippet in a child process; return its report (with 'error' on failure)."""
+def run_child(
+    snippet: catalog.Snippet,
+    method: dict,
+    timeout: float,
+    snippets_dir: Path,
+    variants: list[str] | None = None,
+) -> dict:
+    """Measure one snippet (or some of its variants) in a child process; return its report."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "report.json"
         command = [
@@ -70,6 +76,8 @@ def run_child(snippet: catalog.Snippet, method: dict, timeout: float, snippets_d
             "--budget", str(method["budget_s"]), "--out", str(out),
             "--snippets-dir", str(snippets_dir),
         ]  # fmt: skip
+        for variant in variants or []:
+            command += ["--variant", variant]
         try:
             done = subprocess.run(
                 command, cwd=catalog.ROOT, env=child_env(), timeout=timeout,
@@ -84,6 +92,31 @@ def run_child(snippet: catalog.Snippet, method: dict, timeout: float, snippets_d
     if problem and not report.get("error"):
         report["error"] = f"{snippet.relpath}: {problem}"
     return report
+
+
+def measure_snippet(snippet: catalog.Snippet, method: dict, args: argparse.Namespace) -> dict:
+    """One child for the snippet, or one per variant when it sets ISOLATE_VARIANTS = True.
+
+    Isolation is for settings that only take effect before TensorFlow's runtime starts
+    (thread pools, visible devices): each variant then gets a fresh process.
+    """
+    found = catalog.constants(snippet.path)
+    if not found.get("ISOLATE_VARIANTS") or not isinstance(found.get("VARIANTS"), dict):
+        return run_child(snippet, method, args.timeout, args.snippets_dir)
+    merged: dict = {"variants": {}, "error": None}
+    for variant in found["VARIANTS"]:
+        report = run_child(snippet, method, args.timeout, args.snippets_dir, [variant])
+        for key in ("devices", "variant_labels", "variant_order", "baseline", "references"):
+            if key in report:
+                merged[key] = report[key]
+        outcome = report.get("variants", {}).get(variant)
+        if outcome is None and report.get("error"):
+            outcome = {"error": report["error"]}
+        if outcome is not None:
+            merged["variants"][variant] = outcome
+    if "variant_order" not in merged:  # no child could even load the snippet
+        merged["error"] = next(iter(merged["variants"].values()), {}).get("error")
+    return merged
 
 
 def capture_output(snippet: catalog.Snippet, size: str, timeout: float) -> dict:
@@ -106,7 +139,7 @@ def make_entry(snippet, variant, report, method, software, git, date) -> dict:
         "snippet_path": snippet.relpath,
         "snippet_sha256": provenance.file_sha256(snippet.path),
         "variant": variant,
-        "order": list(report["variant_labels"]).index(variant),
+        "order": report["variant_order"].index(variant),
         "label": report["variant_labels"][variant],
         "baseline": report["baseline"],
         "reference": variant in report.get("references", ()),
@@ -158,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     for number, snippet in enumerate(selected, 1):
         print(f"[{number}/{len(selected)}] {snippet.relpath}", flush=True)
-        report = run_child(snippet, method, args.timeout, args.snippets_dir)
+        report = measure_snippet(snippet, method, args)
         if report.get("devices"):
             machine["tf_devices"] = report["devices"]
         date = provenance.utc_now()
@@ -166,7 +199,7 @@ def main(argv: list[str] | None = None) -> int:
             for key in [k for k in data["entries"] if k.split(":")[0] == snippet.name]:
                 if key.split(":", 1)[1] not in report["variant_labels"]:
                     del data["entries"][key]
-        for variant in report.get("variant_labels", {}):
+        for variant in report.get("variant_order", []):
             outcome = report["variants"].get(variant, {"error": "not measured (child stopped)"})
             key = f"{snippet.name}:{variant}"
             if "error" in outcome:

@@ -7,6 +7,8 @@ it has measured so far to --out after every variant, so a crash loses only the v
 from __future__ import annotations
 
 import argparse
+import platform
+import resource
 import sys
 import time
 import traceback
@@ -40,6 +42,12 @@ def time_workload(run, warmup: int, min_rounds: int, max_rounds: int, budget_s: 
     return times, first_call_s
 
 
+def peak_rss_bytes() -> int:
+    """This process's peak resident memory so far (the kernel's own high-water mark)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if platform.system() == "Darwin" else peak * 1024  # Linux reports KiB
+
+
 def tf_devices() -> list[str]:
     """The physical devices TensorFlow sees (none listed if the snippet does not use TensorFlow)."""
     if "tensorflow" not in sys.modules:
@@ -49,6 +57,20 @@ def tf_devices() -> list[str]:
     return [
         f"{d.device_type}:{d.name.rsplit(':', 1)[-1]}" for d in tf.config.list_physical_devices()
     ]
+
+
+def measure_variant(module, variant: str, args: argparse.Namespace) -> dict:
+    """Time one variant and summarise it, with its work rate and memory where known."""
+    run, examples = module.make_workload(variant, args.size)
+    times, first = time_workload(run, args.warmup, args.min_rounds, args.max_rounds, args.budget)
+    summary = stats.summarize(times, examples)
+    summary["first_call_s"] = first
+    summary["peak_rss_bytes"] = peak_rss_bytes()
+    flops = module.flops(variant, args.size) if hasattr(module, "flops") else None
+    if flops:
+        summary["flops_per_run"] = float(flops)
+        summary["gflops_per_s"] = flops / summary["median_s"] / 1e9
+    return {"stats": summary}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=8.0, help="seconds of timed runs")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--snippets-dir", type=Path, default=catalog.SNIPPETS_DIR)
+    parser.add_argument("--variant", action="append", help="only these variants (repeatable)")
     args = parser.parse_args(argv)
 
     snippet = catalog.Snippet(args.snippet, args.snippets_dir / f"{args.snippet}.py")
@@ -73,18 +96,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     report["devices"] = tf_devices()
     report["variant_labels"] = dict(module.VARIANTS)
+    report["variant_order"] = list(module.VARIANTS)
     report["baseline"] = module.BASELINE
     report["references"] = list(getattr(module, "REFERENCE_VARIANTS", ()))
-    for index, variant in enumerate(module.VARIANTS, 1):
-        print(f"  [{index}/{len(module.VARIANTS)}] {args.snippet}:{variant} ...", file=sys.stderr)
+    chosen = [v for v in module.VARIANTS if not args.variant or v in args.variant]
+    for index, variant in enumerate(chosen, 1):
+        print(f"  [{index}/{len(chosen)}] {args.snippet}:{variant} ...", file=sys.stderr)
         try:
-            run, examples = module.make_workload(variant, args.size)
-            times, first = time_workload(
-                run, args.warmup, args.min_rounds, args.max_rounds, args.budget
-            )
-            summary = stats.summarize(times, examples)
-            summary["first_call_s"] = first
-            report["variants"][variant] = {"stats": summary}
+            report["variants"][variant] = measure_variant(module, variant, args)
         except Exception as error:  # a failing variant is reported; the others still run
             report["variants"][variant] = {
                 "error": f"{type(error).__name__}: {error}",

@@ -30,7 +30,7 @@ def test_verdict_agrees_with_the_numbers(claim_id, evidence, committed_results):
         assert claims.agrees(evidence, ratio), (
             f"{claim_id}: on {data['machine']['description']} {evidence['variant']} vs "
             f"{evidence['baseline']} is {ratio:.2f}×, but the verdict needs "
-            f"{claims.expectation_words(evidence)}; revise the verdict in data/claims.yml"
+            f"{claims.expectation_words(evidence)}; revise the verdict in data/claims/"
         )
     assert checked, f"{claim_id}: no machine has current results for this evidence"
 

@@ -115,3 +115,42 @@ def test_a_variant_removed_from_a_snippet_loses_its_entry(snippets_dir, tmp_path
     assert run_measure(snippets_dir, out_dir, "--only", "demo/good", "--no-output") == 0
     entries = json.loads(results_file(out_dir).read_text())["entries"]
     assert sorted(entries) == ["demo/good:slow"]
+
+
+ISOLATED = """
+    VARIANTS = {"first": "one", "second": "two"}
+    BASELINE = "first"
+    ISOLATE_VARIANTS = True
+    STARTED = []
+
+    def make_workload(variant, size="full"):
+        # Like a thread setting: allowed only once per process.
+        if STARTED:
+            raise RuntimeError("runtime already initialised in this process")
+        STARTED.append(variant)
+        return (lambda: 1.0), 4
+
+    def flops(variant, size):
+        return 2e6
+"""
+
+
+def test_isolated_variants_each_get_a_fresh_process(snippets_dir, tmp_path):
+    (snippets_dir / "demo" / "isolated.py").write_text(textwrap.dedent(ISOLATED))
+    out_dir = tmp_path / "out"
+    assert run_measure(snippets_dir, out_dir, "--only", "demo/isolated", "--no-output") == 0
+    entries = results.read(results_file(out_dir))["entries"]
+    assert sorted(entries) == ["demo/isolated:first", "demo/isolated:second"]
+    stats = entries["demo/isolated:second"]["stats"]
+    assert stats["flops_per_run"] == 2e6
+    assert stats["gflops_per_s"] == pytest.approx(2e6 / stats["median_s"] / 1e9)
+    assert stats["peak_rss_bytes"] > 1e6
+
+
+def test_without_isolation_the_same_snippet_fails_by_name(snippets_dir, tmp_path, capsys):
+    text = textwrap.dedent(ISOLATED).replace("ISOLATE_VARIANTS = True", "")
+    (snippets_dir / "demo" / "shared.py").write_text(text)
+    assert run_measure(snippets_dir, tmp_path / "out", "--only", "demo/shared") == 1
+    assert (
+        "demo/shared:second: RuntimeError: runtime already initialised" in capsys.readouterr().err
+    )
