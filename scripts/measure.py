@@ -180,11 +180,11 @@ def main(argv: list[str] | None = None) -> int:
     git = provenance.git_state(catalog.ROOT)
     path = results_dir / f"{machine['id']}.json"
     try:
-        data = results.load_or_new(path, machine)
+        existing = results.load_or_new(path, machine)
     except results.ResultsError as error:
         print(f"error: {error}\nFix or move that file; nothing was measured.", file=sys.stderr)
         return 2
-    machine["tf_devices"] = data["machine"].get("tf_devices") or []
+    machine["tf_devices"] = existing["machine"].get("tf_devices") or []
     print(f"Measuring {len(selected)} snippet(s) on {machine['description']} -> {path}")
     failures: list[str] = []
     summary: list[str] = []
@@ -195,32 +195,31 @@ def main(argv: list[str] | None = None) -> int:
         if report.get("devices"):
             machine["tf_devices"] = report["devices"]
         date = provenance.utc_now()
-        if report.get("variant_labels"):  # drop entries of variants the snippet no longer has
-            for key in [k for k in data["entries"] if k.split(":")[0] == snippet.name]:
-                if key.split(":", 1)[1] not in report["variant_labels"]:
-                    del data["entries"][key]
+        entries: dict[str, dict] = {}
         for variant in report.get("variant_order", []):
             outcome = report["variants"].get(variant, {"error": "not measured (child stopped)"})
             key = f"{snippet.name}:{variant}"
             if "error" in outcome:
                 failures.append(f"{key}: {outcome['error']}")
                 continue
-            data["entries"][key] = make_entry(snippet, variant, report, method, software, git, date)
+            entries[key] = make_entry(snippet, variant, report, method, software, git, date)
             line = format_row(key, outcome["stats"])
             summary.append(line)
             print("    " + line, flush=True)
+        output = None
         if report.get("error"):
             failures.append(report["error"])
         elif not args.no_output:
             output = capture_output(snippet, method["size"], args.timeout)
             if "error" in output:
                 failures.append(f"{snippet.relpath} (run directly): {output['error']}")
+                output = None
             else:
                 output.update(snippet_sha256=provenance.file_sha256(snippet.path), date=date)
-                data.setdefault("outputs", {})[snippet.name] = output
-        if data["entries"]:
-            data["machine"] = machine
-            results.write_json_atomic(path, data)
+        if entries or output:
+            results.merge_snippet(
+                path, machine, snippet.name, entries, report.get("variant_order"), output
+            )
     minutes = (time.perf_counter() - started) / 60
     print(f"\nSummary ({minutes:.1f} min, medians of timed runs; NOISY = IQR/median > 10%):")
     print("\n".join(summary) or "  (nothing measured)")

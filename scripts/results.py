@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import math
 import os
@@ -118,6 +119,36 @@ def load_or_new(path: Path, machine: dict) -> dict:
     if path.exists():
         return read(path)
     return {"schema_version": SCHEMA_VERSION, "machine": machine, "entries": {}, "outputs": {}}
+
+
+def merge_snippet(
+    path: Path,
+    machine: dict,
+    snippet: str,
+    entries: dict[str, dict],
+    variants: list[str] | None,
+    output: dict | None,
+) -> None:
+    """Put one snippet's new entries (and output) into the file, keeping everything else.
+
+    The file is re-read under a lock right before writing, so two measuring runs of
+    different snippets at the same time do not overwrite each other's entries. Entries of
+    variants the snippet no longer has (`variants` lists the current ones) are dropped.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_name(f".{path.name}.lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        data = load_or_new(path, machine)
+        if variants is not None:
+            for key in [k for k in data["entries"] if k.split(":", 1)[0] == snippet]:
+                if key.split(":", 1)[1] not in variants:
+                    del data["entries"][key]
+        data["entries"].update(entries)
+        if output is not None:
+            data.setdefault("outputs", {})[snippet] = output
+        if machine.get("tf_devices") or not data["machine"].get("tf_devices"):
+            data["machine"] = machine
+        write_json_atomic(path, data)
 
 
 def load_all(results_dir: Path = RESULTS_DIR) -> list[dict]:

@@ -79,3 +79,18 @@ def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path):
         results.write_json_atomic(path, {"a": float("nan")})  # not valid JSON: refused
     assert json.loads(path.read_text()) == {"a": 1}
     assert [p.name for p in tmp_path.iterdir()] == ["machine.json"]  # no temporary left over
+
+
+def test_merge_keeps_other_snippets_and_drops_removed_variants(tmp_path, good):
+    path = tmp_path / f"{good['machine']['id']}.json"
+    results.write_json_atomic(path, good)
+    key = first_key(good)
+    snippet, variant = key.split(":", 1)
+    others = {k for k in good["entries"] if not k.startswith(snippet + ":")}
+    new = copy.deepcopy(good["entries"][key])
+    new["stats"]["median_s"] = new["stats"]["q1_s"]  # a changed value, still consistent
+    results.merge_snippet(path, good["machine"], snippet, {key: new}, [variant], None)
+    data = results.read(path)
+    assert data["entries"][key] == new
+    assert others <= set(data["entries"])  # entries of other snippets are kept
+    assert [k for k in data["entries"] if k.startswith(snippet + ":")] == [key]
