@@ -8,6 +8,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import transforms  # noqa: E402
 
 STYLE = {
     "svg.hashsalt": "tf-apple-silicon-guide",  # fixed ids inside the SVG
@@ -45,10 +46,20 @@ def median_chart(
         ax.invert_yaxis()
         ax.set_xlabel("median time per run, ms (whiskers: interquartile range); shorter is faster")
         ax.set_title(title)
-        ax.legend(loc="lower right", fontsize=8, frameon=False)
+        # Below the axis label, so that it never hides a bar, however many machines there are.
+        below_label = transforms.offset_copy(ax.transAxes, fig=fig, y=-30, units="points")
+        ax.legend(
+            loc="upper left",
+            bbox_to_anchor=(0, 0),
+            bbox_transform=below_label,
+            fontsize=8,
+            frameon=False,
+        )
         ax.grid(axis="x", alpha=0.3)
         fig.tight_layout()
         buffer = io.StringIO()
-        fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+        fig.savefig(
+            buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None}
+        )
         plt.close(fig)
     return buffer.getvalue()

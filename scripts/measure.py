@@ -103,7 +103,7 @@ def measure_snippet(snippet: catalog.Snippet, method: dict, args: argparse.Names
     found = catalog.constants(snippet.path)
     if not found.get("ISOLATE_VARIANTS") or not isinstance(found.get("VARIANTS"), dict):
         return run_child(snippet, method, args.timeout, args.snippets_dir)
-    merged: dict = {"variants": {}, "error": None}
+    merged: dict = {"variants": {}, "error": None, "isolated": True}
     for variant in found["VARIANTS"]:
         report = run_child(snippet, method, args.timeout, args.snippets_dir, [variant])
         for key in ("devices", "variant_labels", "variant_order", "baseline", "references"):
@@ -148,7 +148,13 @@ def make_entry(snippet, variant, report, method, software, git, date) -> dict:
         "commit": git["commit"],
         "dirty": git["dirty"],
         "software": software,
-        "method": {**method, "timer": "time.perf_counter", "process": "one child per snippet"},
+        "method": {
+            **method,
+            "timer": "time.perf_counter",
+            "process": "one child per variant"
+            if report.get("isolated")
+            else "one child per snippet",
+        },
         "stats": report["variants"][variant]["stats"],
     }
 

@@ -45,6 +45,7 @@ def render_all(all_data: list[dict], claim_list: list[dict], root: Path = ROOT) 
             ]
             series.append((data["machine"]["description"], rows))
         files[f"{snippet}.table.md"] = "\n".join(tables_md)
+        files[f"{snippet}.first-call.md"] = tables.snippet_first_call_table(all_data, snippet)
         files[f"{snippet}.svg"] = charts.median_chart(f"snippets/{snippet}.py", series)
         if overlap_md:
             files[f"{snippet}.overlap.md"] = "\n".join(overlap_md)

@@ -55,15 +55,40 @@ def provenance_line(data: dict, entries: list[dict]) -> str:
     )
 
 
+CEILING_KEY = "ceiling/matmul:float32"
+
+
+def ceiling_gflops(data: dict) -> float | None:
+    """This machine's measured FP32 matmul rate, the reference for 'share of ceiling'."""
+    entry = data["entries"].get(CEILING_KEY)
+    return entry["stats"].get("gflops_per_s") if entry else None
+
+
+def format_bytes(count: float) -> str:
+    return f"{count / 2**30:.2f} GiB" if count >= 2**30 else f"{count / 2**20:.0f} MiB"
+
+
 def comparison_table(data: dict, entries: list[dict], root) -> str:
-    """One machine's table for one snippet: median, spread, speed-up vs the baseline, rate."""
+    """One machine's table for one snippet: median, spread, speed-up vs the baseline, rate.
+
+    Entries with a FLOP count add GFLOP/s and the share of this machine's ceiling; snippets
+    measured one process per variant add each variant's peak resident memory.
+    """
     baseline = next((e for e in entries if e["variant"] == e["baseline"]), None)
-    lines = [
-        provenance_line(data, entries),
-        "",
-        "| Variant | Median per run | Spread (IQR/median) | Speed-up vs baseline | Examples/s |",
-        "|---|---:|---:|---:|---:|",
-    ]
+    with_flops = any("gflops_per_s" in e["stats"] for e in entries)
+    with_memory = all(e["method"].get("process") == "one child per variant" for e in entries)
+    ceiling = ceiling_gflops(data)
+    header = (
+        "| Variant | Median per run | Spread (IQR/median) | Speed-up vs baseline | Examples/s |"
+    )
+    rule = "|---|---:|---:|---:|---:|"
+    if with_flops:
+        header += " GFLOP/s | Share of this machine's FP32 ceiling |"
+        rule += "---:|---:|"
+    if with_memory:
+        header += " Peak memory (RSS) |"
+        rule += "---:|"
+    lines = [provenance_line(data, entries), "", header, rule]
     for entry in entries:
         stats = entry["stats"]
         if baseline is None:
@@ -78,18 +103,64 @@ def comparison_table(data: dict, entries: list[dict], root) -> str:
         label = f"`{entry['variant']}`: {entry['label']}"
         if not is_current(entry, root):
             label += " *(measured on an earlier version of this snippet)*"
-        lines.append(
+        row = (
             f"| {label} | {format_seconds(stats['median_s'])} | {spread} | {speedup} "
             f"| {format_rate(stats.get('throughput_per_s'))} |"
         )
+        if with_flops:
+            rate = stats.get("gflops_per_s")
+            share = f"{rate / ceiling * 100:.1f}%" if rate and ceiling else "–"
+            row += f" {rate:,.1f} | {share} |" if rate else " – | – |"
+        if with_memory:
+            peak = stats.get("peak_rss_bytes")
+            row += f" {format_bytes(peak)} |" if peak else " – |"
+        lines.append(row)
     rounds = sorted({e["stats"]["rounds"] for e in entries})
-    lines += [
-        "",
+    notes = [
         f"Each run is timed whole after {entries[0]['method']['warmup']} untimed warm-up run(s); "
         f"{min(rounds)}–{max(rounds)} timed runs per variant. Speed-up is the baseline's median "
-        "divided by the variant's; spreads above 10% are marked noisy.",
+        "divided by the variant's; spreads above 10% are marked noisy."
     ]
-    return "\n".join(lines) + "\n"
+    if with_flops:
+        notes.append(
+            "GFLOP/s is the run's floating-point operations (counted from the layer shapes) over "
+            "its median time; the ceiling is this machine's measured float32 matmul rate "
+            + (f"({ceiling:,.1f} GFLOP/s)." if ceiling else "(not measured on this machine).")
+        )
+    if with_memory:
+        notes.append(
+            "Each variant ran in its own process; peak memory is that process's resident-set "
+            "high-water mark as the kernel reports it (ru_maxrss), TensorFlow itself included."
+        )
+    return "\n".join(lines + [""] + [" ".join(notes)]) + "\n"
+
+
+def first_call_rows(data: dict, keys: list[str]) -> list[str]:
+    rows = []
+    for key in keys:
+        stats = data["entries"][key]["stats"]
+        first = stats.get("first_call_s")
+        if first:
+            rows.append(
+                f"| {data['machine']['description']} | `{key}` | {format_seconds(first)} "
+                f"| {format_seconds(stats['median_s'])} | {first / stats['median_s']:.1f}× |"
+            )
+    return rows
+
+
+FIRST_CALL_HEADER = [
+    "| Machine | Workload | First run | Warmed-up median | First / median |",
+    "|---|---|---:|---:|---:|",
+]
+
+
+def snippet_first_call_table(all_data: list[dict], snippet: str) -> str:
+    """One snippet's first (untimed) run next to its warmed-up median, on every machine."""
+    rows = []
+    for data in all_data:
+        keys = [f"{e['snippet']}:{e['variant']}" for e in snippet_entries(data, snippet)]
+        rows += first_call_rows(data, keys)
+    return "\n".join(FIRST_CALL_HEADER + rows) + "\n"
 
 
 def overlap_table(data: dict, entries: list[dict]) -> str | None:
@@ -150,19 +221,8 @@ def machines_table(all_data: list[dict]) -> str:
 
 
 def first_call_table(all_data: list[dict]) -> str:
-    """Each workload's first (untimed, warm-up) run next to its warmed-up median."""
-    lines = [
-        "| Machine | Workload | First run | Warmed-up median | First / median |",
-        "|---|---|---:|---:|---:|",
-    ]
+    """Every workload's first (untimed, warm-up) run next to its warmed-up median."""
+    rows = []
     for data in all_data:
-        for key in sorted(data["entries"]):
-            stats = data["entries"][key]["stats"]
-            first = stats.get("first_call_s")
-            if not first:
-                continue
-            lines.append(
-                f"| {data['machine']['description']} | `{key}` | {format_seconds(first)} "
-                f"| {format_seconds(stats['median_s'])} | {first / stats['median_s']:.1f}× |"
-            )
-    return "\n".join(lines) + "\n"
+        rows += first_call_rows(data, sorted(data["entries"]))
+    return "\n".join(FIRST_CALL_HEADER + rows) + "\n"

@@ -55,3 +55,21 @@ def test_charts_are_svg_without_dates(committed_results):
     for name, text in charts.items():
         assert text.lstrip().startswith("<?xml") and "<svg" in text, name
         assert "dc:date" not in text, name
+
+
+def test_flop_rate_share_of_ceiling_and_memory_columns(committed_results, root):
+    data = copy.deepcopy(committed_results[0])
+    entries = tables.snippet_entries(data, next(iter(data["entries"].values()))["snippet"])
+    ceiling = copy.deepcopy(entries[0])
+    ceiling.update(snippet="ceiling/matmul", variant="float32")
+    ceiling["stats"]["gflops_per_s"] = 200.0
+    data["entries"][tables.CEILING_KEY] = ceiling
+    for entry in entries:
+        entry["stats"]["gflops_per_s"] = 10.0
+        entry["stats"]["peak_rss_bytes"] = 300 * 2**20
+        entry["method"]["process"] = "one child per variant"
+    table = tables.comparison_table(data, entries, root)
+    assert "Share of this machine's FP32 ceiling" in table and "Peak memory (RSS)" in table
+    row = next(line for line in table.splitlines() if f"`{entries[0]['variant']}`" in line)
+    assert "| 10.0 | 5.0% |" in row and "300 MiB" in row
+    assert "(200.0 GFLOP/s)" in table
