@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: help venv serve build test lint measure measure-quick render doctor clean
+.PHONY: help venv serve build test lint measure measure-quick render validate doctor clean
 
 help:
 	@echo "make serve          build .venv if needed, serve the site at http://127.0.0.1:8000"
@@ -13,6 +13,7 @@ help:
 	@echo "make measure        re-measure every snippet on this machine (results/<machine-id>.json)"
 	@echo "make measure-quick  a fast, small-size check of the measuring pipeline (not for publishing)"
 	@echo "make render         re-render tables, charts and outputs from committed results"
+	@echo "make validate       check results files (all of results/, or FILES=\"path ...\")"
 	@echo "make doctor         diagnose this machine's TensorFlow set-up"
 	@echo "make build          build the site into site/ with --strict"
 
@@ -46,6 +47,9 @@ measure-quick: $(STAMP)
 
 render: $(STAMP)
 	$(BIN)/python -m scripts.render
+
+validate: $(STAMP)
+	$(BIN)/python -m scripts.validate $(FILES)
 
 doctor: $(STAMP)
 	@$(BIN)/python -m scripts.doctor $(ARGS)

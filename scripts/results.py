@@ -6,6 +6,7 @@ import fcntl
 import json
 import math
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -23,6 +24,20 @@ REQUIRED_ENTRY = (
     "dirty", "software", "method", "stats",
 )  # fmt: skip
 REQUIRED_STATS = ("median_s", "q1_s", "q3_s", "min_s", "max_s", "rounds", "iqr_over_median")
+
+
+MAX_FILE_BYTES = 10 * 2**20
+MAX_TEXT = 300  # characters in a name, label or version
+MAX_OUTPUT_TEXT = 50_000  # characters of a snippet's captured output
+MACHINE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")
+SNIPPET_NAME = re.compile(r"[a-z0-9_]+/[a-z0-9_]+")
+VARIANT_NAME = re.compile(r"[a-z0-9_]+")
+SHA256 = re.compile(r"[0-9a-f]{64}")
+MACHINE_TEXT = ("description", "os", "os_version", "arch", "cpu_model")
+MACHINE_COUNTS = (
+    "logical_cores", "physical_cores", "performance_cores", "efficiency_cores", "ram_bytes",
+    "gpu_cores",
+)  # fmt: skip
 
 
 class ResultsError(ValueError):
@@ -52,6 +67,8 @@ def _reject_constant(name: str):
 def read(path: Path) -> dict:
     """Load and check one results file; raise ResultsError naming the file and field."""
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise ResultsError(f"{path}: larger than {MAX_FILE_BYTES // 2**20} MiB; not read")
         text = path.read_text(encoding="utf-8")
         data = json.loads(text, parse_constant=_reject_constant)
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
@@ -93,25 +110,87 @@ def check_stats(stats: object, where: str) -> None:
         raise ResultsError(f"{where}.rounds: expected a whole number >= 1, got {rounds!r}")
 
 
+def _text(value: object, where: str, limit: int = MAX_TEXT, pattern=None) -> None:
+    if not isinstance(value, str):
+        raise ResultsError(f"{where}: expected text, got {type(value).__name__}")
+    if len(value) > limit:
+        raise ResultsError(f"{where}: longer than {limit} characters")
+    if pattern is not None and not pattern.fullmatch(value):
+        raise ResultsError(f"{where}: {value[:40]!r} does not match {pattern.pattern}")
+
+
+def _optional(check_value, value: object, where: str, *args) -> None:
+    if value is not None:
+        check_value(value, where, *args)
+
+
+def _count(value: object, where: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ResultsError(f"{where}: expected a whole number >= 0 or null, got {value!r}")
+
+
+def _flag(value: object, where: str) -> None:
+    if not isinstance(value, bool):
+        raise ResultsError(f"{where}: expected true, false or null, got {value!r}")
+
+
+def check_machine(machine: object, where: str) -> None:
+    _require(machine, REQUIRED_MACHINE, where)
+    assert isinstance(machine, dict)
+    _text(machine["id"], f"{where}.id", pattern=MACHINE_ID)
+    for key in MACHINE_TEXT:
+        _text(machine[key], f"{where}.{key}")
+    for key in MACHINE_COUNTS:
+        _optional(_count, machine.get(key), f"{where}.{key}")
+    _optional(_flag, machine["rosetta"], f"{where}.rosetta")
+    devices = machine["tf_devices"]
+    if not isinstance(devices, list) or len(devices) > 64:
+        raise ResultsError(f"{where}.tf_devices: expected a list of device names")
+    for number, device in enumerate(devices):
+        _text(device, f"{where}.tf_devices[{number}]")
+
+
+def check_entry(key: str, entry: object, where: str) -> None:
+    _require(entry, REQUIRED_ENTRY, where)
+    assert isinstance(entry, dict)
+    _text(entry["snippet"], f"{where}.snippet", pattern=SNIPPET_NAME)
+    _text(entry["variant"], f"{where}.variant", pattern=VARIANT_NAME)
+    if key != f"{entry['snippet']}:{entry['variant']}":
+        raise ResultsError(f"{where}: key must be '<snippet>:<variant>'")
+    _text(entry["snippet_sha256"], f"{where}.snippet_sha256", pattern=SHA256)
+    for field in ("label", "baseline", "size", "date"):
+        _text(entry[field], f"{where}.{field}")
+    _optional(_text, entry["commit"], f"{where}.commit")
+    _optional(_flag, entry["dirty"], f"{where}.dirty")
+    _require(entry["software"], REQUIRED_SOFTWARE, f"{where}.software")
+    for name, version in entry["software"].items():
+        _optional(_text, version, f"{where}.software.{name}")
+    if not isinstance(entry["method"], dict):
+        raise ResultsError(f"{where}.method: expected an object")
+    check_stats(entry["stats"], f"{where}.stats")
+
+
 def check(data: object, name: str) -> None:
     """Check parsed results data; raise ResultsError on the first fault found."""
     _require(data, ("schema_version", "machine", "entries"), name)
     assert isinstance(data, dict)
     if data["schema_version"] != SCHEMA_VERSION:
         raise ResultsError(
-            f"{name}: schema_version {data['schema_version']!r} is not {SCHEMA_VERSION}"
+            f"{name}: schema_version {str(data['schema_version'])[:20]} is not {SCHEMA_VERSION}"
         )
-    _require(data["machine"], REQUIRED_MACHINE, f"{name}: machine")
+    check_machine(data["machine"], f"{name}: machine")
     entries = data["entries"]
     if not isinstance(entries, dict):
         raise ResultsError(f"{name}: entries: expected an object keyed by 'snippet:variant'")
     for key, entry in entries.items():
-        where = f"{name}: entries[{key!r}]"
-        _require(entry, REQUIRED_ENTRY, where)
-        _require(entry["software"], REQUIRED_SOFTWARE, f"{where}.software")
-        check_stats(entry["stats"], f"{where}.stats")
-        if key != f"{entry['snippet']}:{entry['variant']}":
-            raise ResultsError(f"{where}: key must be '<snippet>:<variant>'")
+        check_entry(key, entry, f"{name}: entries[{key[:80]!r}]")
+    outputs = data.get("outputs", {})
+    if not isinstance(outputs, dict):
+        raise ResultsError(f"{name}: outputs: expected an object keyed by snippet")
+    for snippet, output in outputs.items():
+        where = f"{name}: outputs[{snippet[:80]!r}]"
+        _require(output, ("text", "date", "snippet_sha256"), where)
+        _text(output["text"], f"{where}.text", MAX_OUTPUT_TEXT)
 
 
 def load_or_new(path: Path, machine: dict) -> dict:

@@ -1,0 +1,155 @@
+"""Check results files before they are accepted: structure, snippet versions, plausibility, ids.
+
+Usage: python -m scripts.validate [FILE ...]   (default: every results/*.json)
+Each problem names the file, the entry and the field, and says what is expected. Nothing is
+changed on disk. Exit status 1 when any file has a problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import math
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+from scripts import results
+from scripts.catalog import ROOT
+from scripts.tables import CEILING_KEY
+
+# No Apple chip is near this: the M1 Ultra's GPU is quoted at 21.2 TFLOPS FP32 (cpu-monkey,
+# via FACTS.md). A rate above it is a counting or timing error, not a fast machine.
+ABSOLUTE_GFLOPS_BOUND = 200_000.0
+# A workload may beat the measured matmul ceiling a little (noise, a luckier kernel) but not
+# by half as much again.
+CEILING_SAFETY_FACTOR = 1.5
+RELATIVE_TOLERANCE = 0.01
+
+
+def known_snippet_hashes(relpath: str, root: Path = ROOT) -> set[str]:
+    """SHA-256 of the snippet file today and of every version git has of it."""
+    hashes = set()
+    path = root / relpath
+    if path.exists():
+        hashes.add(hashlib.sha256(path.read_bytes()).hexdigest())
+    try:
+        commits = subprocess.run(
+            ["git", "-C", str(root), "log", "--format=%H", "--", relpath],
+            capture_output=True, text=True, timeout=30, check=False,
+        ).stdout.split()  # fmt: skip
+        for commit in commits:
+            blob = subprocess.run(
+                ["git", "-C", str(root), "show", f"{commit}:{relpath}"],
+                capture_output=True, timeout=30, check=False,
+            )  # fmt: skip
+            if blob.returncode == 0:
+                hashes.add(hashlib.sha256(blob.stdout).hexdigest())
+    except (OSError, subprocess.SubprocessError):
+        pass  # no git: only today's version is known
+    return hashes
+
+
+def _close(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=RELATIVE_TOLERANCE, abs_tol=1e-12)
+
+
+def plausibility_problems(data: dict, name: str) -> list[str]:
+    """Numbers that cannot be true together: inconsistent statistics, impossible rates, dates."""
+    problems = []
+    ceiling = data["entries"].get(CEILING_KEY, {}).get("stats", {}).get("gflops_per_s")
+    now = datetime.now(timezone.utc)
+    for key, entry in data["entries"].items():
+        where = f"{name}: entries[{key!r}]"
+        stats = entry["stats"]
+        spread = (stats["q3_s"] - stats["q1_s"]) / stats["median_s"]
+        if not _close(stats["iqr_over_median"], spread):
+            problems.append(
+                f"{where}.stats.iqr_over_median: {stats['iqr_over_median']!r} does not equal "
+                f"(q3_s - q1_s) / median_s = {spread:.6g}"
+            )
+        times = stats.get("times_s")
+        if times is not None and (not isinstance(times, list) or len(times) != stats["rounds"]):
+            problems.append(f"{where}.stats.times_s: expected a list of {stats['rounds']} timings")
+        examples, rate = stats.get("examples_per_run"), stats.get("throughput_per_s")
+        if examples is not None and rate is not None:
+            ok = isinstance(examples, (int, float)) and isinstance(rate, (int, float))
+            if not ok or not _close(rate, examples / stats["median_s"]):
+                problems.append(
+                    f"{where}.stats.throughput_per_s: expected examples_per_run / median_s"
+                )
+        gflops = stats.get("gflops_per_s")
+        if gflops is not None:
+            if not isinstance(gflops, (int, float)) or not 0 < gflops <= ABSOLUTE_GFLOPS_BOUND:
+                problems.append(
+                    f"{where}.stats.gflops_per_s: {gflops!r} is outside (0, "
+                    f"{ABSOLUTE_GFLOPS_BOUND:,.0f}] GFLOP/s"
+                )
+            elif ceiling and key != CEILING_KEY and gflops > ceiling * CEILING_SAFETY_FACTOR:
+                problems.append(
+                    f"{where}.stats.gflops_per_s: {gflops:,.1f} is more than "
+                    f"{CEILING_SAFETY_FACTOR}× this machine's measured ceiling ({ceiling:,.1f})"
+                )
+        try:
+            date = datetime.fromisoformat(entry["date"].replace("Z", "+00:00"))
+            if date.tzinfo is None or date > now:
+                problems.append(f"{where}.date: {entry['date']!r} is in the future or has no zone")
+        except ValueError:
+            problems.append(f"{where}.date: expected an ISO 8601 UTC time, got {entry['date']!r}")
+    return problems
+
+
+def validate(paths: list[Path], root: Path = ROOT) -> list[str]:
+    """Every problem found in these results files, as messages naming file, entry and field."""
+    problems: list[str] = []
+    owners: dict[str, Path] = {}
+    hash_cache: dict[str, set[str]] = {}
+    for path in paths:
+        try:
+            data = results.read(path)
+        except results.ResultsError as error:
+            problems.append(str(error))
+            continue
+        name = str(path)
+        machine_id = data["machine"]["id"]
+        if path.stem != machine_id:
+            problems.append(f"{name}: machine.id {machine_id!r} must equal the file name")
+        if machine_id in owners:
+            problems.append(
+                f"{name}: machine.id {machine_id!r} is also used by {owners[machine_id]}"
+            )
+        owners.setdefault(machine_id, path)
+        for key, entry in data["entries"].items():
+            relpath = f"snippets/{entry['snippet']}.py"
+            if relpath not in hash_cache:
+                hash_cache[relpath] = known_snippet_hashes(relpath, root)
+            if entry["snippet_sha256"] not in hash_cache[relpath]:
+                problems.append(
+                    f"{name}: entries[{key!r}].snippet_sha256: matches no version of {relpath} "
+                    "(today's or any in git history)"
+                )
+        problems += plausibility_problems(data, name)
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scripts.validate", description=__doc__)
+    parser.add_argument("files", nargs="*", type=Path, help="results files (default: results/)")
+    args = parser.parse_args(argv)
+    paths = args.files or sorted(results.RESULTS_DIR.glob("*.json"))
+    if not paths:
+        print("error: no results files given or found in results/", file=sys.stderr)
+        return 2
+    problems = validate(paths)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print(f"{len(problems)} problem(s) in {len(paths)} file(s)", file=sys.stderr)
+        return 1
+    print(f"{len(paths)} results file(s) valid")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

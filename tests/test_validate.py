@@ -1,0 +1,112 @@
+"""`make validate`: every kind of bad results file gets a clear message and never a traceback."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+
+import pytest
+
+from scripts import validate
+
+
+@pytest.fixture()
+def good(committed_results) -> dict:
+    return copy.deepcopy(committed_results[0])
+
+
+def key_of(data: dict) -> str:
+    return next(iter(data["entries"]))
+
+
+def put(tmp_path, data, name=None) -> object:
+    path = tmp_path / f"{name or data['machine']['id']}.json"
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    return path
+
+
+def test_committed_results_are_valid(root):
+    assert validate.validate(sorted((root / "results").glob("*.json"))) == []
+
+
+def stats(d):
+    return d["entries"][key_of(d)]["stats"]
+
+
+BAD_DATA = {
+    "wrong type": (lambda d: d["machine"].update(logical_cores="two"), "logical_cores: expected a whole number"),
+    "machine not an object": (lambda d: d.update(machine=[1, 2]), "machine: expected an object, got list"),
+    "huge string": (lambda d: d["entries"][key_of(d)].update(label="x" * 1_000_000), "label: longer than 300 characters"),
+    "hostile id": (lambda d: d["machine"].update(id="../../etc/passwd"), "id: '../../etc/passwd' does not match"),
+    "zero time": (lambda d: stats(d).update(min_s=0.0), "min_s: expected a positive time, got 0.0"),
+    "negative time": (lambda d: stats(d).update(median_s=-0.5), "median_s: expected a positive time"),
+    "quartiles out of order": (lambda d: stats(d).update(q1_s=stats(d)["q3_s"] * 2, max_s=1e9), "expected min_s <= q1_s <= median_s"),
+    "unknown snippet version": (lambda d: d["entries"][key_of(d)].update(snippet_sha256="ab" * 32), "matches no version of snippets/"),
+    "impossible FLOP rate": (lambda d: stats(d).update(gflops_per_s=1e9), "is outside (0, 200,000] GFLOP/s"),
+    "inconsistent throughput": (lambda d: stats(d).update(throughput_per_s=stats(d)["throughput_per_s"] * 3), "throughput_per_s: expected examples_per_run / median_s"),
+    "inconsistent spread": (lambda d: stats(d).update(iqr_over_median=5.0), "iqr_over_median: 5.0 does not equal"),
+    "future date": (lambda d: d["entries"][key_of(d)].update(date="2999-01-01T00:00:00Z"), "is in the future"),
+    "bad date": (lambda d: d["entries"][key_of(d)].update(date="yesterday"), "expected an ISO 8601 UTC time"),
+    "missing provenance": (lambda d: d["machine"].pop("ram_bytes"), "missing field(s) ram_bytes"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(BAD_DATA))
+def test_bad_data_is_named(case, tmp_path, good):
+    mutate, expected = BAD_DATA[case]
+    mutate(good)
+    name = "machine" if case in ("hostile id", "machine not an object") else None
+    path = put(tmp_path, good, name)
+    problems = validate.validate([path])
+    assert any(expected in p for p in problems), problems
+    assert all(str(path) in p for p in problems)
+
+
+BAD_TEXT = {
+    "truncated": (lambda text: text[: len(text) // 2], "not a readable JSON results file"),
+    "NaN": (lambda text: text.replace('"median_s": ', '"median_s": NaN, "x": ', 1), "NaN is not a number JSON allows"),
+    "deeply nested": (lambda text: "[" * 100_000 + "]" * 100_000, "not a readable JSON results file"),
+    "not JSON at all": (lambda text: "\x00\xff garbage", "not a readable JSON results file"),
+    "a JSON list": (lambda text: "[1, 2, 3]", "expected an object, got list"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(BAD_TEXT))
+def test_malformed_files_are_named(case, tmp_path, good):
+    make, expected = BAD_TEXT[case]
+    path = put(tmp_path, make(json.dumps(good)), "machine")
+    problems = validate.validate([path])
+    assert len(problems) == 1 and expected in problems[0] and str(path) in problems[0]
+
+
+def test_duplicated_machine_id_and_wrong_file_name(tmp_path, good):
+    first = put(tmp_path, good)
+    second = put(tmp_path, good, "another-name")
+    problems = validate.validate([first, second])
+    assert any("must equal the file name" in p and str(second) in p for p in problems)
+    assert any(f"is also used by {first}" in p for p in problems)
+
+
+def test_cli_reports_without_traceback_and_changes_nothing(tmp_path, good, root, child_env):
+    other = put(tmp_path, good)
+    before = other.read_bytes()
+    hostile = put(tmp_path, "[" * 100_000, "hostile")
+    done = subprocess.run(
+        [sys.executable, "-m", "scripts.validate", str(other), str(hostile)],
+        cwd=root, env=child_env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    assert f"{hostile}: not a readable JSON results file" in done.stderr
+    assert other.read_bytes() == before
+
+
+def test_cli_accepts_the_committed_results(root, child_env):
+    done = subprocess.run(
+        [sys.executable, "-m", "scripts.validate"],
+        cwd=root, env=child_env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "valid" in done.stdout
