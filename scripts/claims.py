@@ -43,6 +43,7 @@ def load(claims_dir: Path = CLAIMS_DIR) -> list[dict]:
 
 
 def check(claim: dict, where: str) -> None:
+    """A claim needs its fields, a known verdict, well-formed evidence and sources."""
     for field in ("id", "factor", "page", "claim", "verdict", "why"):
         if field not in claim:
             raise ClaimsError(f"{where}: missing field {field!r}")
@@ -53,6 +54,9 @@ def check(claim: dict, where: str) -> None:
             "at_least" in evidence or "below" in evidence
         ):
             raise ClaimsError(f"{where}: evidence needs variant, baseline, at_least/below")
+    for source in claim.get("sources", []):
+        if not isinstance(source, dict) or not {"title", "url"} <= set(source):
+            raise ClaimsError(f"{where}: each source needs a title and a url")
 
 
 def speedup(data: dict, evidence: dict, root: Path = ROOT) -> float | None:
@@ -85,6 +89,8 @@ def page_fragment(claims: list[dict], all_data: list[dict], page: str, root: Pat
         lines = [f'!!! {kind} "{claim["id"]}: {claim["verdict"]}"', ""]
         lines.append(f"    **Claim:** {claim['claim'].strip()}")
         lines += ["", f"    **Verdict:** {claim['why'].strip()}"]
+        if claim.get("sources"):
+            lines += ["", f"    *Sources:* {source_links(claim)}"]
         for evidence in claim.get("evidence", []):
             variant, baseline = (evidence[k].split(":", 1)[1] for k in ("variant", "baseline"))
             for data in all_data:
@@ -99,3 +105,42 @@ def page_fragment(claims: list[dict], all_data: list[dict], page: str, root: Pat
                 ]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
+
+
+def source_links(claim: dict) -> str:
+    return "; ".join(f"[{s['title']}]({s['url']})" for s in claim.get("sources", []))
+
+
+def claim_order(claim: dict) -> tuple:
+    """C1a < C1b < C2a < ... < C10a: by factor number, then letter."""
+    number = "".join(ch for ch in claim["id"] if ch.isdigit())
+    return (int(number or 0), claim["id"])
+
+
+def summary_table(claims: list[dict], all_data: list[dict], root: Path = ROOT) -> str:
+    """Every claim in one table: verdict, measured evidence per machine or sources, page."""
+    lines = [
+        "| Claim | What readers are told | Verdict | Evidence | Explained on |",
+        "|---|---|---|---|---|",
+    ]
+    for claim in sorted(claims, key=claim_order):
+        evidence = []
+        for item in claim.get("evidence", []):
+            variant, baseline = (item[k].split(":", 1)[1] for k in ("variant", "baseline"))
+            for data in all_data:
+                ratio = speedup(data, item, root)
+                if ratio is not None:
+                    evidence.append(
+                        f"measured: `{variant}` vs `{baseline}` {ratio:.2f}× on "
+                        f"{data['machine']['description']}"
+                    )
+        if claim.get("sources"):
+            evidence.append("cited: " + source_links(claim))
+        page = claim["page"]
+        title = page.removesuffix(".md").replace("-", " ").capitalize()
+        text = " ".join(claim["claim"].split())
+        lines.append(
+            f"| {claim['id']} | {text} | **{claim['verdict']}** "
+            f"| {'<br>'.join(evidence) or 'explained on the page'} | [{title}]({page}) |"
+        )
+    return "\n".join(lines) + "\n"

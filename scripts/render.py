@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from scripts import charts, claims, results, tables
+from scripts import charts, claims, results, results_page, tables
 from scripts.catalog import ROOT
 
 GENERATED_DIR = ROOT / "docs" / "_generated"
@@ -20,11 +20,19 @@ def snippets_in(all_data: list[dict]) -> list[str]:
     return sorted({e["snippet"] for data in all_data for e in data["entries"].values()})
 
 
-def render_all(all_data: list[dict], claim_list: list[dict], root: Path = ROOT) -> dict[str, str]:
+def render_all(
+    all_data: list[dict],
+    claim_list: list[dict],
+    reference: list[dict],
+    root: Path = ROOT,
+) -> dict[str, str]:
     """Every generated file, as {path relative to docs/_generated: text}."""
     files: dict[str, str] = {
         "machines.md": tables.machines_table(all_data),
         "first-calls.md": tables.first_call_table(all_data),
+        "results/measured.md": results_page.measured_section(all_data, root),
+        "results/reported.md": results_page.reported_section(reference),
+        "claims/all.md": claims.summary_table(claim_list, all_data, root),
     }
     for snippet in snippets_in(all_data):
         tables_md, overlap_md, outputs_md, series = [], [], [], []
@@ -57,6 +65,11 @@ def render_all(all_data: list[dict], claim_list: list[dict], root: Path = ROOT) 
     return files
 
 
+def render_from_disk() -> dict[str, str]:
+    """Render from the committed results, claims and reference files."""
+    return render_all(results.load_all(), claims.load(), results_page.load_reference())
+
+
 def stale_files(rendered: dict[str, str], out_dir: Path) -> list[str]:
     """Generated files that differ from the rendering, are missing, or are left over."""
     on_disk = {p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*") if p.is_file()}
@@ -74,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="compare, do not write")
     args = parser.parse_args(argv)
     try:
-        rendered = render_all(results.load_all(), claims.load())
+        rendered = render_from_disk()
     except (results.ResultsError, claims.ClaimsError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scripts import claims
@@ -47,3 +49,22 @@ def test_a_contradicted_range_is_caught():
     assert claims.agrees(evidence, 0.8) and not claims.agrees(evidence, 1.2)
     evidence = {"variant": "a:x", "baseline": "a:y", "at_least": 0.8, "below": 1.25}
     assert not claims.agrees(evidence, 0.7) and not claims.agrees(evidence, 1.25)
+
+
+def test_every_claim_of_the_factors_list_has_a_verdict(root):
+    """FACTORS.md (the design's list, kept beside the repository) names every claim id."""
+    factors = root.parent / "shared" / "FACTORS.md"
+    if not factors.exists():
+        pytest.skip(f"{factors} is not beside this checkout (CI has it)")
+    expected = set(re.findall(r"\bC\d+[a-z]\b", factors.read_text()))
+    assert expected, "no claim ids found in FACTORS.md"
+    missing = sorted(
+        expected - {c["id"] for c in CLAIMS}, key=lambda i: claims.claim_order({"id": i})
+    )
+    assert not missing, f"claims with no verdict in data/claims/: {missing}"
+
+
+def test_claims_page_lists_every_claim(root):
+    page = (root / "docs" / "_generated" / "claims" / "all.md").read_text()
+    for claim in CLAIMS:
+        assert f"| {claim['id']} |" in page, claim["id"]

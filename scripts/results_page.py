@@ -1,0 +1,122 @@
+"""The Results page: every machine side by side for every comparison, and published numbers apart."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import yaml
+
+from scripts import tables
+from scripts.catalog import ROOT
+
+REFERENCE_FILE = ROOT / "data" / "reference_results.yml"
+STALE_MARK = " †"
+
+
+def topic_pages(root: Path = ROOT) -> dict[str, str]:
+    """Which page shows each snippet topic: {topic: 'input-pipeline.md'} (first page found)."""
+    pages: dict[str, str] = {}
+    for page in sorted((root / "docs").glob("*.md")):
+        for topic in re.findall(r'--8<-- "snippets/([a-z0-9_]+)/', page.read_text("utf-8")):
+            pages.setdefault(topic, page.name)
+    return pages
+
+
+def topic_title(topic: str) -> str:
+    return topic.replace("_", " ").capitalize()
+
+
+def cell(entry: dict, baseline: dict | None, ceiling: float | None, root: Path) -> str:
+    stats = entry["stats"]
+    text = tables.format_seconds(stats["median_s"])
+    if baseline is not None and entry is not baseline and not entry.get("reference"):
+        text = f"{baseline['stats']['median_s'] / stats['median_s']:.2f}× ({text})"
+    if stats.get("gflops_per_s") and ceiling:
+        text += f", {stats['gflops_per_s'] / ceiling * 100:.0f}% of ceiling"
+    if stats["noisy"]:
+        text += " (noisy)"
+    if not tables.is_current(entry, root):
+        text += STALE_MARK
+    return text
+
+
+def snippet_table(all_data: list[dict], snippet: str, root: Path) -> str:
+    """One row per machine; a column per variant: speed-up vs the baseline (median)."""
+    variants: list[str] = []
+    for data in all_data:
+        for entry in tables.snippet_entries(data, snippet):
+            if entry["variant"] not in variants:
+                variants.append(entry["variant"])
+    header = "| Machine | Software | Measured | " + " | ".join(f"`{v}`" for v in variants) + " |"
+    lines = [header, "|---|---|---|" + "---:|" * len(variants)]
+    for data in all_data:
+        entries = {e["variant"]: e for e in tables.snippet_entries(data, snippet)}
+        if not entries:
+            continue
+        first = next(iter(entries.values()))
+        baseline = entries.get(first["baseline"])
+        ceiling = tables.ceiling_gflops(data)
+        cells = [
+            cell(entries[v], baseline, ceiling, root) if v in entries else "–" for v in variants
+        ]
+        dates = sorted({e["date"][:10] for e in entries.values()})
+        lines.append(
+            f"| {data['machine']['description']} | {tables.software_words(first['software'])} "
+            f"| {', '.join(dates)} | " + " | ".join(cells) + " |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def measured_section(all_data: list[dict], root: Path = ROOT) -> str:
+    """Tabs by topic; in each, every snippet's chart (one series per machine) and table."""
+    snippets = sorted({e["snippet"] for d in all_data for e in d["entries"].values()})
+    pages = topic_pages(root)
+    blocks = []
+    for topic in sorted({s.split("/")[0] for s in snippets}):
+        body = []
+        if topic in pages:
+            body.append(f"Explained on [{topic_title(topic)}]({pages[topic]}).")
+        for snippet in (s for s in snippets if s.startswith(topic + "/")):
+            body += [
+                f"**`snippets/{snippet}.py`**",
+                f"![Median time per run for snippets/{snippet}.py, one series per machine]"
+                f"(_generated/{snippet}.svg)",
+                snippet_table(all_data, snippet, root),
+            ]
+        indented = "\n".join(
+            f"    {line}" if line else "" for line in "\n\n".join(body).splitlines()
+        )
+        blocks.append(f'=== "{topic_title(topic)}"\n\n{indented}')
+    legend = (
+        "Cells show the speed-up over the snippet's baseline (above 1 is faster) with the "
+        "median time per run in brackets; the baseline's cell is its median. "
+        f"A{STALE_MARK} marks a result measured on an earlier version of the snippet: kept, "
+        "but not comparable with the others."
+    )
+    return "\n\n".join(blocks) + "\n\n" + legend + "\n"
+
+
+def load_reference(path: Path = REFERENCE_FILE) -> list[dict]:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))["sources"]
+
+
+def reported_section(sources: list[dict]) -> str:
+    """Published numbers, grouped by source, each with its link, hardware, software and date."""
+    blocks = []
+    for source in sources:
+        lines = [
+            f"#### [{source['title']}]({source['url']})",
+            "",
+            f"Published {source['date']} · {source['software']}. {source['notes'].strip()}",
+            "",
+            "| Hardware | Workload | Batch | Result as published |",
+            "|---|---|---:|---:|",
+        ]
+        for row in source["rows"]:
+            lines.append(
+                f"| {row['hardware']} | {row['workload']} | {row['batch']} "
+                f"| {row['value']} {row['unit']} |"
+            )
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n"
