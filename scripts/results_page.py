@@ -1,4 +1,4 @@
-"""The Results page: every machine side by side for every comparison, and published numbers apart."""
+"""The Results page: every machine side by side per comparison, published numbers kept apart."""
 
 from __future__ import annotations
 
