@@ -184,6 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     machine = provenance.collect_machine()
     software = provenance.collect_software()
     git = provenance.git_state(catalog.ROOT)
+    machine["id"] = provenance.distinct_id(machine, results_dir)
     path = results_dir / f"{machine['id']}.json"
     try:
         existing = results.load_or_new(path, machine)

@@ -7,6 +7,7 @@ Every probe goes through a `Probe` object so that tests can replace the operatin
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import platform
 import re
@@ -166,6 +167,28 @@ def machine_id(machine: dict) -> str:
     if machine.get("rosetta"):
         parts.append("rosetta")
     return "-".join(parts)
+
+
+def fingerprint(machine: dict) -> str:
+    """Six hex digits that differ between machines sharing an id but not their hardware."""
+    ram_gib = round((machine.get("ram_bytes") or 0) / 2**30)
+    facts = [machine["cpu_model"], machine["arch"], machine["os"], machine.get("logical_cores"),
+             machine.get("gpu_cores"), ram_gib]  # fmt: skip
+    return hashlib.sha256("|".join(map(str, facts)).encode()).hexdigest()[:6]
+
+
+def distinct_id(machine: dict, results_dir: Path) -> str:
+    """The machine's id, with a short suffix only if another machine already owns that file."""
+    path = results_dir / f"{machine['id']}.json"
+    if not path.exists():
+        return machine["id"]
+    try:
+        other = json.loads(path.read_text(encoding="utf-8"))["machine"]
+        if fingerprint(other) == fingerprint(machine):
+            return machine["id"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return machine["id"]  # unreadable: the caller reports it and measures nothing
+    return f"{machine['id']}-{fingerprint(machine)}"
 
 
 def describe(machine: dict) -> str:

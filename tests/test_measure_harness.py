@@ -154,3 +154,21 @@ def test_without_isolation_the_same_snippet_fails_by_name(snippets_dir, tmp_path
     assert (
         "demo/shared:second: RuntimeError: runtime already initialised" in capsys.readouterr().err
     )
+
+
+def test_another_machine_with_the_same_id_gets_a_suffixed_file(snippets_dir, tmp_path):
+    out_dir = tmp_path / "out"
+    assert run_measure(snippets_dir, out_dir, "--only", "demo/good", "--no-output") == 0
+    path = results_file(out_dir)
+    data = json.loads(path.read_text())
+    data["machine"]["ram_bytes"] = 512 * 2**30  # the file now belongs to a different machine
+    path.write_text(json.dumps(data))
+    assert run_measure(snippets_dir, out_dir, "--only", "demo/good", "--no-output") == 0
+    files = sorted(p.name for p in out_dir.glob("*.json"))
+    mine = provenance.collect_machine()
+    suffixed = f"{mine['id']}-{provenance.fingerprint(mine)}.json"
+    assert files == sorted([path.name, suffixed])
+    assert results.read(out_dir / suffixed)["machine"]["id"] == suffixed.removesuffix(".json")
+    # measuring again finds its own suffixed file, not a third one
+    assert run_measure(snippets_dir, out_dir, "--only", "demo/good", "--no-output") == 0
+    assert len(list(out_dir.glob("*.json"))) == 2
