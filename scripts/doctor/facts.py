@@ -1,0 +1,333 @@
+"""Collect what the doctor's rules judge: machine probes, package versions, a few environment
+variables, and one child process that imports TensorFlow.
+
+Every probe goes through `DoctorProbe` (a `provenance.Probe`), has a time limit, and turns a
+failure into a missing fact (None), so an odd machine gives an answer, not a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import operator
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TypeVar
+
+from scripts import provenance
+from scripts.compatibility import version_tuple
+from scripts.doctor import tf_child
+
+ROOT = Path(__file__).resolve().parents[2]
+CHILD_TIMEOUT_S = 60.0
+DISK_TIMEOUT_S = 5.0
+
+TENSORFLOW_DISTRIBUTIONS = provenance.SOFTWARE_PACKAGES["tensorflow"]
+PACKAGES = (*TENSORFLOW_DISTRIBUTIONS, "tensorflow-metal", "keras", "tf-keras")
+# The environment variables a rule looks at; only these are recorded.
+ENV_VARS = (
+    "TF_USE_LEGACY_KERAS",
+    "KERAS_BACKEND",
+    "CUDA_VISIBLE_DEVICES",
+    "TF_ENABLE_ONEDNN_OPTS",
+    "TF_XLA_FLAGS",
+)
+# Plugin trouble shows in these stderr lines; the NUMA line is harmless (see docs/setup.md).
+PLUGIN_LINE = re.compile(
+    r"metal|tensorflow-plugins|pluggable|symbol not found|library not loaded|dlopen", re.I
+)
+
+T = TypeVar("T")
+
+
+@dataclass
+class ChildRun:
+    """How a child process ended."""
+
+    returncode: int | None
+    stdout: str
+    stderr: str
+    timed_out: bool = False
+    seconds: float = 0.0
+
+
+class DoctorProbe(provenance.Probe):
+    """`provenance.Probe` plus what only the doctor asks: environment, disk, a Python child."""
+
+    def environ(self) -> dict[str, str]:
+        return dict(os.environ)
+
+    def cwd(self) -> str | None:
+        try:
+            return os.getcwd()
+        except OSError:
+            return None
+
+    def disk_free(self, path: str, timeout: float = DISK_TIMEOUT_S) -> int | None:
+        """Free bytes on the file system holding path (None on error or after the time limit)."""
+        found: list[int] = []
+
+        def measure() -> None:
+            try:
+                found.append(shutil.disk_usage(path).free)
+            except OSError:
+                pass
+
+        worker = threading.Thread(target=measure, daemon=True)  # a hung mount stays behind
+        worker.start()
+        worker.join(timeout)
+        return found[0] if found else None
+
+    def run_python(self, code: str, env: dict[str, str], timeout: float) -> ChildRun:
+        """Run code in a new interpreter (this one's executable), keeping its exit status."""
+        start = time.perf_counter()
+        try:
+            done = subprocess.run(
+                [sys.executable, "-c", code],
+                capture_output=True, text=True, errors="replace",
+                env=env, timeout=timeout, check=False,
+            )  # fmt: skip
+        except subprocess.TimeoutExpired as expired:
+            return ChildRun(None, _text(expired.stdout), _text(expired.stderr), True, timeout)
+        except OSError as error:
+            return ChildRun(None, "", str(error), False, time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        return ChildRun(done.returncode, done.stdout, done.stderr, False, seconds)
+
+
+def _text(output: bytes | str | None) -> str:
+    if isinstance(output, bytes):
+        return output.decode("utf-8", errors="replace")
+    return output or ""
+
+
+@dataclass
+class TensorFlowImport:
+    """What the child process saw when it imported TensorFlow."""
+
+    attempted: bool = False  # False when no TensorFlow distribution is installed
+    ok: bool = False
+    seconds: float | None = None
+    returncode: int | None = None
+    timed_out: bool = False
+    timeout_s: float | None = None
+    error: str | None = None
+    version: str | None = None
+    location: str | None = None
+    devices: list[str] = field(default_factory=list)
+    cuda_build: bool | None = None
+    onednn: bool | None = None
+    keras_module: str | None = None
+    keras_version: str | None = None
+    keras_error: str | None = None
+    floatx: str | None = None
+    plugin_log: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Pins:
+    """The versions this project pins in pyproject.toml, for this Python."""
+
+    python_min: str | None = None  # e.g. "3.10" (inclusive)
+    python_below: str | None = None  # e.g. "3.13" (exclusive)
+    tensorflow: str | None = None
+    keras: str | None = None
+    metal: str | None = None
+
+
+@dataclass
+class Facts:
+    """Everything the rules look at; tests build these by hand."""
+
+    system: str = "Linux"
+    arch: str = "x86_64"
+    os_version: str | None = None
+    macos: str | None = None  # the product version, e.g. "14.5"
+    rosetta: bool | None = None  # None off macOS
+    apple_silicon: bool | None = None  # hw.optional.arm64 (true under Rosetta too)
+    python: str = ""
+    packages: dict[str, str | None] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+    cpu_model: str | None = None
+    cpu_features: list[str] = field(default_factory=list)
+    logical_cores: int | None = None
+    ram_bytes: int | None = None
+    swap_total_bytes: int | None = None
+    swap_used_bytes: int | None = None
+    disk_path: str | None = None
+    disk_free_bytes: int | None = None
+    nvidia_gpus: list[str] | None = None  # None when nvidia-smi is missing (Linux only)
+    tf: TensorFlowImport = field(default_factory=TensorFlowImport)
+    pins: Pins = field(default_factory=Pins)
+
+
+def _safely(probe_fn: Callable[[], T], default: T) -> T:
+    """A probe's answer, or the default if the probe raised anything."""
+    try:
+        return probe_fn()
+    except Exception:
+        return default
+
+
+COMPARE = {
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
+}  # fmt: skip
+
+
+def _python_marker_holds(marker: str, python: str) -> bool:
+    """Whether every `python_version <op> 'x.y'` clause of a dependency marker holds."""
+    ours = version_tuple(python)[:2]
+    clauses = re.findall(r"python_version\s*(<=|>=|==|<|>)\s*['\"]([\d.]+)['\"]", marker)
+    return all(COMPARE[op](ours, version_tuple(value)[:2]) for op, value in clauses)
+
+
+def project_pins(pyproject: str, python: str) -> Pins:
+    """Read requires-python and the == pins from pyproject.toml's text."""
+    pins = Pins()
+    requires = re.search(r'^requires-python\s*=\s*"([^"]*)"', pyproject, re.MULTILINE)
+    if requires:
+        low = re.search(r">=\s*([\d.]+)", requires.group(1))
+        high = re.search(r"<\s*([\d.]+)", requires.group(1))
+        pins.python_min = low.group(1) if low else None
+        pins.python_below = high.group(1) if high else None
+    for name, version, marker in re.findall(
+        r'"([A-Za-z0-9_.-]+)==([\w.]+)\s*(?:;([^"]*))?"', pyproject
+    ):
+        if marker and not _python_marker_holds(marker, python):
+            continue
+        key = {"tensorflow-macos": "tensorflow", "tensorflow-cpu": "tensorflow"}.get(name, name)
+        key = {"tensorflow-metal": "metal"}.get(key, key)
+        if key in ("tensorflow", "keras", "metal") and getattr(pins, key) is None:
+            setattr(pins, key, version)
+    return pins
+
+
+def linux_swap(meminfo: str) -> tuple[int | None, int | None]:
+    """(total, used) swap bytes from /proc/meminfo."""
+    values = {
+        key: int(kb) * 1024
+        for key, kb in re.findall(r"^(SwapTotal|SwapFree):\s+(\d+) kB", meminfo, re.MULTILINE)
+    }
+    if "SwapTotal" not in values or "SwapFree" not in values:
+        return None, None
+    return values["SwapTotal"], values["SwapTotal"] - values["SwapFree"]
+
+
+UNITS = {"K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
+
+
+def mac_swap(swapusage: str) -> tuple[int | None, int | None]:
+    """(total, used) swap bytes from `sysctl vm.swapusage`: 'total = 2048.00M  used = 1.50M ...'."""
+    found = {
+        key: float(number) * UNITS[unit]
+        for key, number, unit in re.findall(r"(total|used)\s*=\s*([\d.]+)([KMGT])", swapusage)
+    }
+    if "total" not in found or "used" not in found:
+        return None, None
+    return int(found["total"]), int(found["used"])
+
+
+# What tf_child reports, copied as they are (devices and seconds get their own handling).
+CHILD_KEYS = ("version", "location", "cuda_build", "onednn", "error",
+              "keras_module", "keras_version", "keras_error", "floatx")  # fmt: skip
+
+
+def read_child(run: ChildRun, timeout: float) -> TensorFlowImport:
+    """Turn the child's exit status and output into facts."""
+    result = TensorFlowImport(
+        attempted=True,
+        returncode=run.returncode,
+        timed_out=run.timed_out,
+        timeout_s=timeout,
+        seconds=round(run.seconds, 1),
+    )
+    report: dict = {}
+    for line in run.stdout.splitlines():
+        if line.startswith(tf_child.MARK):
+            report = _safely(lambda line=line: dict(json.loads(line[len(tf_child.MARK) :])), {})
+    for key in CHILD_KEYS:
+        setattr(result, key, report.get(key))
+    result.devices = list(report.get("devices") or [])
+    if report.get("seconds") is not None:
+        result.seconds = report["seconds"]
+    stderr_lines = [line.strip() for line in run.stderr.splitlines() if line.strip()]
+    result.plugin_log = [
+        line[:240] for line in stderr_lines if PLUGIN_LINE.search(line) and "NUMA" not in line
+    ][:5]
+    if result.onednn is None and "oneDNN custom operations are on" in run.stderr:
+        result.onednn = True
+    result.ok = run.returncode == 0 and not run.timed_out and result.version is not None
+    if not result.ok and result.error is None and stderr_lines and not run.timed_out:
+        result.error = stderr_lines[-1][:400]
+    return result
+
+
+def import_tensorflow(probe: DoctorProbe, env: dict[str, str], timeout: float) -> TensorFlowImport:
+    """Import TensorFlow in a child process with a time limit (info-level logs on, to read them)."""
+    code = Path(tf_child.__file__).read_text(encoding="utf-8")
+    run = probe.run_python(code, dict(env, TF_CPP_MIN_LOG_LEVEL="0"), timeout)
+    return read_child(run, timeout)
+
+
+def collect(
+    probe: DoctorProbe | None = None, root: Path = ROOT, timeout: float = CHILD_TIMEOUT_S
+) -> Facts:
+    """All facts; the TensorFlow child runs while the other probes do."""
+    probe = probe or DoctorProbe()
+    packages = {name: _safely(lambda n=name: probe.package_version(n), None) for name in PACKAGES}
+    env_all = _safely(probe.environ, {})
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        child = None
+        if any(packages[name] for name in TENSORFLOW_DISTRIBUTIONS):
+            child = pool.submit(import_tensorflow, probe, env_all, timeout)
+        facts = _collect_machine_facts(probe, root)
+        facts.packages = packages
+        facts.env = {key: env_all[key] for key in ENV_VARS if key in env_all}
+        if child is not None:
+            facts.tf = _safely(child.result, TensorFlowImport(attempted=True, error="no answer"))
+    return facts
+
+
+def _collect_machine_facts(probe: DoctorProbe, root: Path) -> Facts:
+    machine = _safely(lambda: provenance.collect_machine(probe), {})
+    system = machine.get("os") or _safely(probe.system, "unknown")
+    facts = Facts(
+        system=system,
+        arch=machine.get("arch") or _safely(probe.machine, ""),
+        os_version=machine.get("os_version"),
+        rosetta=machine.get("rosetta"),
+        python=_safely(probe.python_version, ""),
+        cpu_model=machine.get("cpu_model"),
+        cpu_features=list(machine.get("cpu_features") or []),
+        logical_cores=machine.get("logical_cores"),
+        ram_bytes=machine.get("ram_bytes"),
+    )
+    pyproject = _safely(lambda: probe.read(str(root / "pyproject.toml")), None)
+    if pyproject:
+        facts.pins = _safely(lambda: project_pins(pyproject, facts.python), Pins())
+    if system == "Darwin":
+        version = (facts.os_version or "").removeprefix("macOS").strip()
+        facts.macos = version or None
+        arm64 = _safely(lambda: provenance.sysctl_int(probe, "hw.optional.arm64"), None)
+        facts.apple_silicon = arm64 == 1 if arm64 is not None else None
+        swap = _safely(lambda: provenance.sysctl(probe, "vm.swapusage"), None)
+        facts.swap_total_bytes, facts.swap_used_bytes = mac_swap(swap or "")
+    elif system == "Linux":
+        meminfo = _safely(lambda: probe.read("/proc/meminfo"), None)
+        facts.swap_total_bytes, facts.swap_used_bytes = linux_swap(meminfo or "")
+        listed = _safely(lambda: probe.run(["nvidia-smi", "-L"]), None)
+        facts.nvidia_gpus = (
+            [line.strip() for line in listed.splitlines() if line.strip()] if listed else None
+        )
+    facts.disk_path = _safely(probe.cwd, None)
+    if facts.disk_path:
+        facts.disk_free_bytes = _safely(lambda: probe.disk_free(facts.disk_path), None)
+    return facts

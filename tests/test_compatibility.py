@@ -1,0 +1,64 @@
+"""data/compatibility.json: both tables well formed and sourced, and the lookups the doctor uses."""
+
+from __future__ import annotations
+
+import pytest
+
+from scripts import compatibility
+
+
+def test_every_row_carries_its_source():
+    data = compatibility.load()
+    for table in ("official", "tested"):
+        assert data[table]["source"].startswith("https://")
+        for row in data[table]["rows"]:
+            assert row["source"].startswith("https://"), row
+
+
+def test_rows_are_well_formed():
+    data = compatibility.load()
+    for row in data["official"]["rows"]:
+        assert compatibility.minor(row["tf_min"]) <= compatibility.minor(row["tf_max"]), row
+        assert compatibility.version_tuple(row["metal"]) and row["macos"] in ("12.0", "12.1")
+    for row in data["tested"]["rows"]:
+        assert row["result"] in ("OK", "FAIL"), row
+        assert row["failed_at"] in (None, "import", "verify"), row
+        assert (row["result"] == "OK") <= (row["error"] is None), row
+
+
+@pytest.mark.parametrize(
+    "tf, metal, verdict",
+    [
+        ("2.16.2", "1.1.0", "ok"),  # Apple's table and the user's test (2.16.0rc)
+        ("2.18.0", "1.1.0", "fail"),  # in Apple's table, but failed at import in the test
+        ("2.19.0", "1.2.0", "ok"),  # only in the test
+        ("2.5.0", "0.1.2", "ok"),  # only in Apple's table
+        ("2.11.0", "0.7.0", "fail"),  # imports, fails Apple's verification script
+        ("2.15.0", "1.2.0", "unlisted"),
+        ("2.21.0", "1.2.0", "unlisted"),
+    ],
+)
+def test_pairing(tf, metal, verdict):
+    assert compatibility.pairing(tf, metal).verdict == verdict
+
+
+@pytest.mark.parametrize(
+    "tf, metal",
+    [("2.16.2", "1.1.0"), ("2.13.0", "1.0.0"), ("2.19.0", "1.2.0"), ("2.18.0", None),
+     ("2.20.0", None), ("2.9.1", "0.5.0")],
+)  # fmt: skip
+def test_metal_to_suggest(tf, metal):
+    assert compatibility.working_metal(tf) == metal
+
+
+def test_macos_requirement():
+    assert compatibility.macos_required("1.1.0") == "12.1"
+    assert compatibility.macos_required("0.4.0") == "12.0"
+    assert compatibility.macos_required("9.9.9") is None
+
+
+def test_versions():
+    assert compatibility.version_tuple("2.16.0rc1") == (2, 16, 0)
+    assert compatibility.version_tuple("v2.14") == (2, 14)
+    assert compatibility.version_tuple(None) == ()
+    assert compatibility.minor("3.10.0") == (3, 10)

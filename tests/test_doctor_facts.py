@@ -1,0 +1,226 @@
+"""Collecting the doctor's facts through fake probes (a Mac, Rosetta, a broken machine) and for real."""
+
+from __future__ import annotations
+
+import json
+import signal
+
+import pytest
+
+from scripts.doctor import facts, rules, tf_child
+from scripts.doctor.facts import ChildRun, DoctorProbe
+from scripts.doctor.rules import Status
+
+SWAPUSAGE = "total = 2048.00M  used = 1053.25M  free = 994.75M  (encrypted)"
+MEMINFO = "MemTotal: 16384000 kB\nSwapTotal: 2097148 kB\nSwapFree: 1048572 kB\n"
+
+
+def child_output(**report) -> ChildRun:
+    """What tf_child prints when the import worked."""
+    base = {"error": None, "keras_error": None, "version": "2.16.2", "seconds": 2.5,
+            "devices": ["CPU:0"], "keras_version": "3.10.0", "floatx": "float32"}  # fmt: skip
+    return ChildRun(
+        0, "Metal device set to: Apple M1\n" + tf_child.MARK + json.dumps(base | report), ""
+    )
+
+
+class FakeProbe(DoctorProbe):
+    """Canned answers; records the child runs it was asked for."""
+
+    system_name, machine_name = "Linux", "x86_64"
+
+    def __init__(self, packages=None, child=None, sysctl=None, files=None, commands=None, env=None):
+        self.packages = packages if packages is not None else {"tensorflow-cpu": "2.16.2"}
+        self.child = child or child_output()
+        self.sysctl_answers = sysctl or {}
+        self.files = files or {}
+        self.commands = commands or {}
+        self.env = env or {}
+        self.child_calls: list[dict] = []
+
+    def system(self):
+        return self.system_name
+
+    def machine(self):
+        return self.machine_name
+
+    def cpu_count(self):
+        return 8
+
+    def python_version(self):
+        return "3.11.9"
+
+    def package_version(self, name):
+        return self.packages.get(name)
+
+    def read(self, path):
+        if path.endswith("pyproject.toml"):
+            return (facts.ROOT / "pyproject.toml").read_text()
+        return self.files.get(path)
+
+    def run(self, args, timeout=5.0):
+        if args[:2] == ["sysctl", "-n"]:
+            value = self.sysctl_answers.get(args[2])
+            return None if value is None else value + "\n"
+        return self.commands.get(args[0])
+
+    def environ(self):
+        return dict(self.env)
+
+    def cwd(self):
+        return "/home/me/project"
+
+    def disk_free(self, path, timeout=5.0):
+        return 100 * 2**30
+
+    def run_python(self, code, env, timeout):
+        self.child_calls.append(env)
+        return self.child
+
+
+class FakeMac(FakeProbe):
+    system_name = "Darwin"
+
+    def __init__(self, translated: str | None = "0", machine: str = "arm64", **kwargs):
+        super().__init__(**kwargs)
+        self.machine_name = machine
+        self.sysctl_answers = {
+            "machdep.cpu.brand_string": "Apple M1",
+            "hw.memsize": str(16 * 2**30),
+            "hw.optional.arm64": "1",
+            "vm.swapusage": SWAPUSAGE,
+        }
+        if translated is not None:
+            self.sysctl_answers["sysctl.proc_translated"] = translated
+        self.commands = {"sw_vers": "14.5\n"}
+        self.packages = {"tensorflow": "2.16.2", "tensorflow-macos": "2.16.2",
+                         "tensorflow-metal": "1.1.0", "keras": "3.10.0"}  # fmt: skip
+
+
+def test_rosetta_mac_is_seen_and_fails():
+    collected = facts.collect(FakeMac(translated="1", machine="x86_64"))
+    assert (collected.system, collected.arch, collected.rosetta) == ("Darwin", "x86_64", True)
+    assert collected.apple_silicon is True and collected.macos == "14.5"
+    assert rules.check_architecture(collected).status is Status.FAIL
+
+
+def test_native_mac_facts_and_swap():
+    collected = facts.collect(FakeMac(child=child_output(devices=["CPU:0", "GPU:0"])))
+    assert collected.rosetta is False and collected.arch == "arm64"
+    assert collected.ram_bytes == 16 * 2**30
+    assert collected.swap_total_bytes == 2048 * 2**20
+    assert collected.swap_used_bytes == int(1053.25 * 2**20)
+    assert collected.tf.devices == ["CPU:0", "GPU:0"] and collected.tf.ok
+    assert collected.packages["tensorflow-metal"] == "1.1.0"
+    assert collected.nvidia_gpus is None  # nvidia-smi is not asked on a Mac
+    statuses = {c.name: c.status for c in rules.run_all(collected)}
+    assert statuses["gpu"] is Status.PASS and statuses["memory"] is Status.WARN
+
+
+def test_linux_facts_from_proc_and_nvidia_smi():
+    probe = FakeProbe(
+        files={"/proc/meminfo": MEMINFO, "/proc/cpuinfo": "model name\t: Test CPU\n"},
+        commands={"nvidia-smi": "GPU 0: NVIDIA A10G (UUID: GPU-1)\n"},
+        env={"CUDA_VISIBLE_DEVICES": "", "HOME": "/home/me"},
+    )
+    collected = facts.collect(probe)
+    assert collected.cpu_model == "Test CPU"
+    assert collected.swap_used_bytes == (2097148 - 1048572) * 1024
+    assert collected.nvidia_gpus == ["GPU 0: NVIDIA A10G (UUID: GPU-1)"]
+    assert collected.env == {"CUDA_VISIBLE_DEVICES": ""}  # only the variables rules read
+    assert collected.disk_free_bytes == 100 * 2**30 and collected.disk_path == "/home/me/project"
+
+
+def test_child_gets_the_environment_with_tensorflow_logs_on():
+    probe = FakeProbe(env={"TF_USE_LEGACY_KERAS": "1", "TF_CPP_MIN_LOG_LEVEL": "3"})
+    facts.collect(probe)
+    assert probe.child_calls[0]["TF_USE_LEGACY_KERAS"] == "1"
+    assert probe.child_calls[0]["TF_CPP_MIN_LOG_LEVEL"] == "0"
+
+
+def test_without_tensorflow_no_child_runs():
+    probe = FakeProbe(packages={})
+    collected = facts.collect(probe)
+    assert probe.child_calls == [] and collected.tf.attempted is False
+    statuses = {c.name: c.status for c in rules.run_all(collected)}
+    assert statuses["tensorflow"] is Status.FAIL and statuses["tensorflow import"] is Status.SKIP
+
+
+def test_a_machine_where_every_probe_raises_still_gives_a_report():
+    def broken(*args, **kwargs):
+        raise OSError("broken here")
+
+    methods = ["system", "machine", "run", "read", "cpu_count", "python_version",
+               "package_version", "environ", "cwd", "disk_free", "run_python"]  # fmt: skip
+    Hostile = type("Hostile", (DoctorProbe,), dict.fromkeys(methods, broken))
+
+    collected = facts.collect(Hostile())
+    checks = rules.run_all(collected)
+    assert len(checks) == len(rules.RULES)
+    assert {c.name: c.status for c in checks}["tensorflow"] is Status.FAIL
+
+
+@pytest.mark.parametrize(
+    "run, expected",
+    [
+        (child_output(), {"ok": True, "version": "2.16.2", "seconds": 2.5, "error": None}),
+        (ChildRun(-signal.SIGILL, "", ""), {"ok": False, "returncode": -4, "error": None}),
+        (ChildRun(None, "", "", timed_out=True, seconds=60), {"ok": False, "timed_out": True}),
+        (
+            ChildRun(1, tf_child.MARK + json.dumps({"error": "ImportError: x"}), "trace\n"),
+            {"ok": False, "error": "ImportError: x"},
+        ),
+        (ChildRun(1, "not json", "Traceback\nValueError: bad\n"), {"error": "ValueError: bad"}),
+        (ChildRun(0, tf_child.MARK + "{broken", ""), {"ok": False, "version": None}),
+    ],
+    ids=["ok", "sigill", "timeout", "exception", "traceback only", "garbled"],
+)
+def test_reading_the_child(run, expected):
+    seen = facts.read_child(run, timeout=60)
+    assert {key: getattr(seen, key) for key in expected} == expected
+
+
+def test_plugin_lines_and_onednn_come_from_stderr():
+    stderr = (
+        "I tensorflow/core/util/port.cc:113] oneDNN custom operations are on.\n"
+        "I pluggable_device_factory.cc:305] Could not identify NUMA node of platform GPU ID 0\n"
+        "W metal_plugin/src/device.cc] Metal plugin: could not create device\n"
+    )
+    run = ChildRun(0, child_output(onednn=None).stdout, stderr)
+    seen = facts.read_child(run, timeout=60)
+    assert seen.onednn is True
+    assert seen.plugin_log == [
+        "W metal_plugin/src/device.cc] Metal plugin: could not create device"
+    ]
+
+
+@pytest.mark.parametrize(
+    "python, metal", [("3.10.14", "1.1.0"), ("3.11.9", "1.1.0"), ("3.12.4", "1.2.0")]
+)
+def test_pins_come_from_pyproject(python, metal):
+    pins = facts.project_pins((facts.ROOT / "pyproject.toml").read_text(), python)
+    assert (pins.python_min, pins.python_below) == ("3.10", "3.13")
+    assert (pins.tensorflow, pins.keras, pins.metal) == ("2.16.2", "3.10.0", metal)
+
+
+def test_swap_parsers():
+    assert facts.mac_swap("total = 0.00M  used = 0.00M  free = 0.00M") == (0, 0)
+    assert facts.mac_swap("") == (None, None)
+    assert facts.linux_swap(MEMINFO) == (2097148 * 1024, (2097148 - 1048572) * 1024)
+    assert facts.linux_swap("MemTotal: 1 kB\n") == (None, None)
+
+
+def test_real_child_is_stopped_at_the_time_limit():
+    run = DoctorProbe().run_python("import time; time.sleep(30)", {}, timeout=0.5)
+    assert run.timed_out and run.returncode is None
+
+
+def test_real_child_crash_does_not_reach_the_doctor():
+    code = "import os, signal; os.kill(os.getpid(), signal.SIGILL)"
+    seen = facts.read_child(DoctorProbe().run_python(code, {}, timeout=20), timeout=20)
+    assert seen.returncode == -signal.SIGILL and not seen.ok
+
+
+def test_real_disk_free(tmp_path):
+    assert DoctorProbe().disk_free(str(tmp_path)) > 0
+    assert DoctorProbe().disk_free(str(tmp_path / "missing")) is None

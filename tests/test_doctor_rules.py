@@ -1,0 +1,510 @@
+"""Each doctor rule against hand-made facts, for every outcome, Mac cases included (run on Linux)."""
+
+from __future__ import annotations
+
+import signal
+from dataclasses import replace
+
+import pytest
+
+from scripts import compatibility
+from scripts.doctor import rules
+from scripts.doctor.facts import Facts, Pins, TensorFlowImport
+from scripts.doctor.rules import Status
+
+GiB = 2**30
+PINS = Pins("3.10", "3.13", tensorflow="2.16.2", keras="3.10.0", metal="1.1.0")
+
+LINUX_TF = TensorFlowImport(
+    attempted=True, ok=True, seconds=3.2, returncode=0, version="2.16.2",
+    location="/venv/site-packages/tensorflow/__init__.py", devices=["CPU:0"], cuda_build=False,
+    onednn=True, keras_module="keras._tf_keras.keras", keras_version="3.10.0", floatx="float32",
+)  # fmt: skip
+MAC_TF = replace(LINUX_TF, devices=["CPU:0", "GPU:0"], onednn=None)
+
+
+def linux(**changes) -> Facts:
+    """A healthy Linux machine set up as this project pins it."""
+    facts = Facts(
+        system="Linux", arch="x86_64", os_version="Debian GNU/Linux 12 (bookworm)",
+        python="3.11.7", packages={"tensorflow-cpu": "2.16.2", "keras": "3.10.0"},
+        cpu_model="Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz", logical_cores=2,
+        cpu_features=["avx", "avx2", "avx512f", "avx512_vnni", "fma", "sse4_2"],
+        ram_bytes=16 * GiB, swap_total_bytes=2 * GiB, swap_used_bytes=0,
+        disk_path="/work/main", disk_free_bytes=80 * GiB, nvidia_gpus=None, tf=LINUX_TF, pins=PINS,
+    )  # fmt: skip
+    return replace(facts, **changes)
+
+
+def mac(**changes) -> Facts:
+    """A healthy M1 Mac, native arm64, with the pinned TensorFlow and tensorflow-metal."""
+    facts = linux(
+        system="Darwin", arch="arm64", os_version="macOS 14.5", macos="14.5", rosetta=False,
+        apple_silicon=True, cpu_model="Apple M1", cpu_features=[], logical_cores=8,
+        packages={"tensorflow": "2.16.2", "tensorflow-macos": "2.16.2",
+                  "tensorflow-metal": "1.1.0", "keras": "3.10.0"},
+        nvidia_gpus=None, tf=MAC_TF,
+    )  # fmt: skip
+    return replace(facts, **changes)
+
+
+def rosetta(**changes) -> Facts:
+    """The same Mac, but Python is an x86_64 build that Rosetta 2 translates."""
+    return mac(arch="x86_64", rosetta=True, **changes)
+
+
+def mac_with(tf_version: str, metal: str | None, **changes) -> Facts:
+    """A Mac with this TensorFlow and tensorflow-metal (None: not installed)."""
+    packages = {"tensorflow": tf_version, "keras": "3.10.0"}
+    if metal:
+        packages["tensorflow-metal"] = metal
+    changes.setdefault("tf", replace(MAC_TF, version=tf_version))
+    return mac(packages=packages, **changes)
+
+
+def crashed(returncode: int, **changes) -> TensorFlowImport:
+    return TensorFlowImport(attempted=True, ok=False, returncode=returncode, **changes)
+
+
+NO_TF = TensorFlowImport()
+NO_GPU = replace(MAC_TF, devices=["CPU:0"])
+
+CASES = {
+    rules.check_python: [
+        ("supported", linux(), Status.PASS, "3.10 to 3.12"),
+        ("too old", linux(python="3.9.18"), Status.FAIL, "supports 3.10 to 3.12 only"),
+        ("too new", linux(python="3.13.0"), Status.FAIL, "3.13.0"),
+        ("no pins", linux(pins=Pins()), Status.SKIP, "no pins"),
+    ],
+    rules.check_architecture: [
+        ("mac native", mac(), Status.PASS, "arm64, native"),
+        ("mac rosetta", rosetta(), Status.FAIL, "translated by Rosetta 2"),
+        (
+            "mac rosetta, no proc_translated",
+            mac(arch="x86_64", rosetta=False),
+            Status.FAIL,
+            "hw.optional.arm64",
+        ),
+        (
+            "intel mac",
+            mac(arch="x86_64", rosetta=False, apple_silicon=False),
+            Status.WARN,
+            "Intel Mac",
+        ),
+        ("linux", linux(), Status.PASS, "x86_64 on Linux"),
+        ("arch unknown", linux(arch=""), Status.WARN, "gave nothing"),
+    ],
+    rules.check_macos: [
+        ("linux", linux(), Status.SKIP, "not macOS"),
+        ("recent", mac(), Status.PASS, "needs 12.1+"),
+        ("too old for metal 1.1.0", mac(macos="12.0.1"), Status.FAIL, "older than 12.1"),
+        ("old metal needs 12.0", mac_with("2.8.0", "0.4.0", macos="12.0"), Status.PASS, "12.0+"),
+        ("metal missing, too old", mac_with("2.16.2", None, macos="11.7"), Status.FAIL, "11.7"),
+        ("version unknown", mac(macos=None), Status.WARN, "no macOS version"),
+    ],
+    rules.check_tensorflow: [
+        ("pinned", linux(), Status.PASS, "tensorflow-cpu 2.16.2"),
+        ("mac shim and tensorflow", mac(), Status.PASS, "tensorflow 2.16.2 + tensorflow-macos"),
+        ("missing on linux", linux(packages={}), Status.FAIL, "not installed"),
+        ("missing on mac", mac(packages={}), Status.FAIL, "not installed"),
+        (
+            "versions differ",
+            mac(packages={"tensorflow": "2.16.2", "tensorflow-macos": "2.15.0"}),
+            Status.FAIL,
+            "different versions",
+        ),
+        (
+            "cpu and full",
+            linux(packages={"tensorflow": "2.16.2", "tensorflow-cpu": "2.16.2"}),
+            Status.WARN,
+            "two distributions",
+        ),
+        ("not the pin", linux(packages={"tensorflow-cpu": "2.15.1"}), Status.WARN, "measures with"),
+    ],
+    rules.check_import: [
+        ("imports", linux(), Status.PASS, "in 3.2 s"),
+        ("nothing to import", linux(packages={}, tf=NO_TF), Status.SKIP, "no TensorFlow"),
+        (
+            "hangs",
+            linux(tf=TensorFlowImport(attempted=True, timed_out=True, timeout_s=60)),
+            Status.FAIL,
+            "did not finish within 60 s",
+        ),
+        (
+            "illegal instruction under rosetta",
+            rosetta(tf=crashed(-signal.SIGILL)),
+            Status.FAIL,
+            "illegal instruction",
+        ),
+        ("illegal instruction on linux", linux(tf=crashed(-signal.SIGILL)), Status.FAIL, "SIGILL"),
+        ("segfault", linux(tf=crashed(-signal.SIGSEGV)), Status.FAIL, "SIGSEGV"),
+        (
+            "metal plugin fails to load",
+            mac_with(
+                "2.18.0",
+                "1.1.0",
+                tf=crashed(
+                    1,
+                    error="NotFoundError: dlopen(libmetal_plugin.dylib): Symbol not found: "
+                    "__ZN3tsl8internal10LogMessageC1EPKcii",
+                ),
+            ),
+            Status.FAIL,
+            "tensorflow-metal 1.1.0 plugin",
+        ),
+        (
+            "python error",
+            linux(tf=crashed(1, error="ImportError: numpy.core.multiarray failed")),
+            Status.FAIL,
+            "numpy.core.multiarray",
+        ),
+        (
+            "shadowed install",
+            linux(tf=replace(LINUX_TF, version="2.15.0")),
+            Status.WARN,
+            "another installation",
+        ),
+    ],
+    rules.check_metal: [
+        ("linux", linux(), Status.SKIP, "macOS only"),
+        ("rosetta", rosetta(), Status.SKIP, "architecture"),
+        (
+            "no tensorflow",
+            mac(packages={"tensorflow-metal": "1.1.0"}, tf=NO_TF),
+            Status.SKIP,
+            "no TensorFlow",
+        ),
+        ("missing", mac_with("2.16.2", None), Status.WARN, "CPU only"),
+        ("missing, tf 2.20", mac_with("2.20.0", None), Status.WARN, "not installed"),
+        ("pinned pair", mac(), Status.PASS, "worked in a user's test"),
+        ("tested fail 2.18", mac_with("2.18.0", "1.1.0"), Status.FAIL, "Symbol not found"),
+        ("tested fail at verify", mac_with("2.11.0", "0.7.0"), Status.FAIL, "failed at verify"),
+        ("tested ok 2.19", mac_with("2.19.0", "1.2.0"), Status.PASS, "TensorFlow 2.19.0"),
+        ("apple table only", mac_with("2.5.0", "0.1.2"), Status.PASS, "Apple's table"),
+        ("mismatch", mac_with("2.15.0", "1.2.0"), Status.WARN, "in neither table"),
+        (
+            "project pin on python 3.12",
+            mac(
+                python="3.12.4",
+                pins=replace(PINS, metal="1.2.0"),
+                packages={"tensorflow": "2.16.2", "tensorflow-metal": "1.2.0", "keras": "3.10.0"},
+            ),
+            Status.WARN,
+            "this project pins it",
+        ),
+        ("newer than both tables", mac_with("2.21.0", "1.2.0"), Status.WARN, "no row"),
+    ],
+    rules.check_gpu: [
+        ("metal loaded", mac(), Status.PASS, "GPU:0 listed"),
+        (
+            "plugin not loaded",
+            mac(tf=replace(NO_GPU, plugin_log=["metal_plugin: init failed"])),
+            Status.FAIL,
+            "did not load: metal_plugin",
+        ),
+        ("metal missing", mac_with("2.16.2", None), Status.SKIP, "no GPU plugin"),
+        ("import failed", mac(tf=crashed(1, error="x")), Status.SKIP, "did not import"),
+        ("linux cpu only", linux(), Status.PASS, "no NVIDIA GPU"),
+        (
+            "linux gpu unused",
+            linux(nvidia_gpus=["GPU 0: NVIDIA A10G"]),
+            Status.WARN,
+            "1 NVIDIA GPU(s) present",
+        ),
+        (
+            "linux gpu hidden",
+            linux(nvidia_gpus=["GPU 0: A10G"], env={"CUDA_VISIBLE_DEVICES": ""}),
+            Status.WARN,
+            "lists none",
+        ),
+        (
+            "linux gpu used",
+            linux(tf=replace(LINUX_TF, devices=["CPU:0", "GPU:0"])),
+            Status.PASS,
+            "(CUDA)",
+        ),
+        ("rosetta", rosetta(), Status.SKIP, "checked on"),
+    ],
+    rules.check_devices: [
+        ("listed", mac(), Status.PASS, "CPU:0, GPU:0"),
+        (
+            "cuda hidden",
+            linux(tf=replace(LINUX_TF, cuda_build=True), env={"CUDA_VISIBLE_DEVICES": "-1"}),
+            Status.WARN,
+            "CUDA_VISIBLE_DEVICES='-1'",
+        ),
+        (
+            "set without cuda",
+            linux(env={"CUDA_VISIBLE_DEVICES": ""}),
+            Status.PASS,
+            "no CUDA GPU to hide",
+        ),
+        ("import failed", linux(tf=crashed(1)), Status.SKIP, "did not import"),
+    ],
+    rules.check_keras: [
+        ("keras 3", linux(), Status.PASS, "Keras 3 (3.10.0) is tf.keras"),
+        ("keras 3 on mac", mac(), Status.PASS, "Keras 3"),
+        (
+            "legacy without tf-keras",
+            linux(env={"TF_USE_LEGACY_KERAS": "1"}),
+            Status.FAIL,
+            "tf-keras is not installed",
+        ),
+        (
+            "legacy, tf-keras minor differs",
+            linux(
+                env={"TF_USE_LEGACY_KERAS": "True"},
+                packages={"tensorflow-cpu": "2.16.2", "tf-keras": "2.15.1"},
+            ),
+            Status.WARN,
+            "minor versions differ",
+        ),
+        (
+            "legacy ok",
+            linux(
+                env={"TF_USE_LEGACY_KERAS": "1"},
+                packages={"tensorflow-cpu": "2.16.2", "tf-keras": "2.16.0"},
+            ),
+            Status.PASS,
+            "tf-keras",
+        ),
+        (
+            "tf.keras broken",
+            linux(tf=replace(LINUX_TF, keras_error="ImportError: no keras")),
+            Status.FAIL,
+            "does not import",
+        ),
+        (
+            "keras 2 with tf 2.16",
+            linux(packages={"tensorflow-cpu": "2.16.2", "keras": "2.15.0"}),
+            Status.WARN,
+            "uses Keras 3",
+        ),
+        (
+            "keras 3 with tf 2.15",
+            linux(
+                packages={"tensorflow-cpu": "2.15.1", "keras": "3.3.3"},
+                tf=replace(LINUX_TF, version="2.15.1"),
+            ),
+            Status.WARN,
+            "before 2.16",
+        ),
+        ("other backend", linux(env={"KERAS_BACKEND": "jax"}), Status.WARN, "KERAS_BACKEND=jax"),
+        ("no tensorflow", linux(packages={}, tf=NO_TF), Status.SKIP, "no TensorFlow"),
+    ],
+    rules.check_retracing: [
+        (
+            "keras 3.6",
+            linux(packages={"tensorflow-cpu": "2.16.2", "keras": "3.6.0"}),
+            Status.WARN,
+            "traces its step again",
+        ),
+        (
+            "keras 3.3",
+            linux(packages={"tensorflow-cpu": "2.16.2", "keras": "3.3.3"}),
+            Status.WARN,
+            "3.3.3",
+        ),
+        (
+            "keras 3.7",
+            linux(packages={"tensorflow-cpu": "2.16.2", "keras": "3.7.0"}),
+            Status.PASS,
+            "did not retrace",
+        ),
+        ("keras 3.10", linux(), Status.PASS, "did not retrace"),
+        (
+            "keras 3.1 unchecked",
+            linux(packages={"tensorflow-cpu": "2.16.2", "keras": "3.1.0"}),
+            Status.SKIP,
+            "not checked",
+        ),
+        (
+            "tf 2.17",
+            linux(
+                packages={"tensorflow-cpu": "2.17.0", "keras": "3.4.1"},
+                tf=replace(LINUX_TF, version="2.17.0"),
+            ),
+            Status.SKIP,
+            "applies to",
+        ),
+        ("legacy keras", linux(env={"TF_USE_LEGACY_KERAS": "1"}), Status.SKIP, "applies to"),
+    ],
+    rules.check_optimizer: [
+        ("linux", linux(), Status.SKIP, "Apple-silicon"),
+        ("rosetta", rosetta(), Status.SKIP, "Apple-silicon"),
+        ("mac keras 3", mac(), Status.PASS, "does not apply"),
+        (
+            "mac keras 2.13",
+            mac(
+                packages={"tensorflow": "2.13.1", "keras": "2.13.1"},
+                tf=replace(MAC_TF, version="2.13.1"),
+            ),
+            Status.WARN,
+            "legacy ones",
+        ),
+        (
+            "mac keras 2.10",
+            mac(
+                packages={"tensorflow-macos": "2.10.0", "keras": "2.10.0"},
+                tf=replace(MAC_TF, version="2.10.0"),
+            ),
+            Status.PASS,
+            "older than",
+        ),
+        (
+            "mac tf-keras 2.16",
+            mac(
+                env={"TF_USE_LEGACY_KERAS": "1"},
+                packages={"tensorflow": "2.16.2", "tf-keras": "2.16.0"},
+            ),
+            Status.SKIP,
+            "not checked",
+        ),
+        ("no keras", mac(packages={"tensorflow": "2.16.2"}), Status.SKIP, "no Keras"),
+    ],
+    rules.check_float64: [
+        ("mac float64", mac(tf=replace(MAC_TF, floatx="float64")), Status.WARN, "float64"),
+        ("mac float32", mac(), Status.PASS, "float32"),
+        ("linux float64", linux(tf=replace(LINUX_TF, floatx="float64")), Status.PASS, "float64"),
+        ("import failed", linux(tf=crashed(1)), Status.SKIP, "unknown"),
+    ],
+    rules.check_xla: [
+        ("linux", linux(), Status.SKIP, "TF_XLA_FLAGS unset"),
+        (
+            "mac auto jit",
+            mac(env={"TF_XLA_FLAGS": "--tf_xla_auto_jit=2"}),
+            Status.WARN,
+            "no compiler for the Metal GPU",
+        ),
+        (
+            "mac auto jit off",
+            mac(env={"TF_XLA_FLAGS": "--tf_xla_auto_jit=0"}),
+            Status.PASS,
+            "auto_jit=0",
+        ),
+        ("mac unset", mac(), Status.PASS, "unset"),
+    ],
+    rules.check_memory: [
+        ("no swap used", linux(), Status.PASS, "16.0 GiB RAM; no swap in use"),
+        ("no swap at all", linux(swap_total_bytes=0), Status.PASS, "no swap configured"),
+        ("swapping", mac(swap_used_bytes=3 * GiB // 2), Status.WARN, "1.5 GiB of swap in use"),
+        (
+            "swap unknown",
+            linux(swap_total_bytes=None, swap_used_bytes=None),
+            Status.PASS,
+            "swap use unknown",
+        ),
+        ("nothing known", linux(ram_bytes=None, swap_used_bytes=None), Status.SKIP, "unknown"),
+    ],
+    rules.check_disk: [
+        ("plenty", linux(), Status.PASS, "80.0 GiB free at /work/main"),
+        ("low", linux(disk_free_bytes=2 * GiB), Status.WARN, "2.0 GiB free"),
+        ("unknown", linux(disk_free_bytes=None), Status.SKIP, "unknown"),
+    ],
+    rules.check_cpu: [
+        ("linux avx-512", linux(), Status.PASS, "AVX2 yes, AVX-512 yes (avx512f avx512_vnni)"),
+        (
+            "linux amx",
+            linux(cpu_features=["avx", "avx2", "amx_tile"]),
+            Status.PASS,
+            "AMX yes (amx_tile)",
+        ),
+        ("linux avx2 only", linux(cpu_features=["avx", "avx2"]), Status.PASS, "AVX-512 no"),
+        ("linux no avx", linux(cpu_features=["sse4_2"]), Status.FAIL, "no AVX"),
+        ("linux arm", linux(arch="aarch64", cpu_features=["asimd"]), Status.PASS, "asimd"),
+        ("mac", mac(), Status.PASS, "Apple M1, 8 logical cores"),
+    ],
+    rules.check_onednn: [
+        ("on", linux(), Status.PASS, "on (TF_ENABLE_ONEDNN_OPTS unset)"),
+        (
+            "off",
+            linux(env={"TF_ENABLE_ONEDNN_OPTS": "0"}, tf=replace(LINUX_TF, onednn=False)),
+            Status.PASS,
+            "off (TF_ENABLE_ONEDNN_OPTS=0)",
+        ),
+        ("unknown", linux(tf=crashed(1)), Status.SKIP, "did not say"),
+        ("mac", mac(), Status.SKIP, "Linux only"),
+    ],
+}
+
+PARAMS = [
+    pytest.param(rule, facts, status, text, id=f"{rule.__name__}-{case}")
+    for rule, cases in CASES.items()
+    for case, facts, status, text in cases
+]
+
+
+@pytest.mark.parametrize("rule, facts, status, text", PARAMS)
+def test_rule(rule, facts, status, text):
+    check = rule(facts)
+    assert (check.status, text in check.found) == (status, True), check
+    if status in (Status.WARN, Status.FAIL):
+        assert check.fix, f"{check.name} {status.value} without a fix"
+        assert check.guide and check.guide.startswith("docs/"), check
+
+
+def test_every_rule_has_cases_for_each_of_its_outcomes():
+    assert set(CASES) == set(rules.RULES)
+    for rule, cases in CASES.items():
+        assert len({status for _, _, status, _ in cases}) >= 2, rule.__name__
+
+
+@pytest.mark.parametrize(
+    "facts, fix",
+    [
+        (rosetta(), "arch -arm64 python3 -m venv"),
+        (mac_with("2.16.2", None), 'pip install "tensorflow-metal==1.1.0"'),
+        (mac_with("2.15.0", "1.2.0"), 'pip install "tensorflow-metal==1.1.0"'),
+        (mac_with("2.13.0", None), 'pip install "tensorflow-metal==1.0.0"'),
+        (mac_with("2.19.0", "1.1.0"), 'pip install "tensorflow-metal==1.2.0"'),
+        (mac_with("2.18.0", "1.1.0"), "no tensorflow-metal is known to work with TensorFlow 2.18"),
+    ],
+    ids=["rosetta", "metal missing", "metal mismatch", "tf 2.13", "tf 2.19", "tf 2.18"],
+)
+def test_mac_fixes_name_the_command(facts, fix):
+    checks = {check.name: check for check in rules.run_all(facts)}
+    fixes = " | ".join(check.fix or "" for check in checks.values())
+    assert fix in fixes
+
+
+def test_tensorflow_missing_fix_is_the_platform_install():
+    assert rules.check_tensorflow(linux(packages={})).fix == (
+        'python -m pip install "tensorflow-cpu==2.16.2" "keras==3.10.0"'
+    )
+    assert rules.check_tensorflow(mac(packages={})).fix == (
+        'python -m pip install "tensorflow-macos==2.16.2" "tensorflow-metal==1.1.0" "keras==3.10.0"'
+    )
+
+
+def test_metal_rule_reads_the_shared_data_file(monkeypatch):
+    """No second copy of the table: change the data and the verdict changes."""
+    data = compatibility.load()
+    rows = [dict(row, result="FAIL", error="made up") for row in data["tested"]["rows"]]
+    monkeypatch.setattr(
+        compatibility, "load", lambda path=None: dict(data, tested=dict(data["tested"], rows=rows))
+    )
+    assert rules.check_metal(mac()).status is Status.FAIL
+
+
+def test_rosetta_mac_reports_the_translation_first_and_fails():
+    checks = rules.run_all(rosetta(tf=crashed(-signal.SIGILL)))
+    by_name = {check.name: check for check in checks}
+    assert by_name["architecture"].status is Status.FAIL
+    assert by_name["tensorflow import"].fix == by_name["architecture"].fix
+
+
+def test_a_rule_that_raises_becomes_a_warning(monkeypatch):
+    def broken(facts):
+        raise KeyError("surprise")
+
+    monkeypatch.setattr(rules, "RULES", (rules.check_python, broken))
+    checks = rules.run_all(linux())
+    assert [c.status for c in checks] == [Status.PASS, Status.WARN]
+    assert "surprise" in checks[1].found and checks[1].name == "broken"
+
+
+def test_healthy_machines_have_no_failures():
+    for facts in (linux(), mac()):
+        statuses = {check.name: check.status for check in rules.run_all(facts)}
+        assert Status.FAIL not in statuses.values(), statuses
+        assert Status.WARN not in statuses.values(), statuses
