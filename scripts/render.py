@@ -29,7 +29,6 @@ def render_all(
     """Every generated file, as {path relative to docs/_generated: text}."""
     files: dict[str, str] = {
         "machines.md": tables.machines_table(all_data),
-        "first-calls.md": tables.first_call_table(all_data),
         "results/measured.md": results_page.measured_section(all_data, root),
         "results/reported.md": results_page.reported_section(reference),
         "claims/all.md": claims.summary_table(claim_list, all_data, root),

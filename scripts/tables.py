@@ -218,11 +218,3 @@ def machines_table(all_data: list[dict]) -> str:
             f"| `results/{m['id']}.json` |"
         )
     return "\n".join(lines) + "\n"
-
-
-def first_call_table(all_data: list[dict]) -> str:
-    """Every workload's first (untimed, warm-up) run next to its warmed-up median."""
-    rows = []
-    for data in all_data:
-        rows += first_call_rows(data, sorted(data["entries"]))
-    return "\n".join(FIRST_CALL_HEADER + rows) + "\n"
