@@ -1,7 +1,9 @@
 """Readers' claims (data/claims/*.yml, a file per page): verdicts and the evidence behind them.
 
 A claim's evidence names two results entries and the speed-up range the verdict relies on
-(speed-up = baseline median / variant median). tests/test_claims.py checks every such range
+(speed-up = baseline median / variant median). With `baseline_stat: first_call_s` the baseline's
+first, untimed run is used instead of its median: naming one entry twice then gives its
+first-call / warmed-up-median ratio. tests/test_claims.py checks every such range
 against every machine's current results, so a verdict cannot drift from the numbers.
 """
 
@@ -15,6 +17,7 @@ from scripts.catalog import ROOT
 from scripts.tables import is_current
 
 CLAIMS_DIR = ROOT / "data" / "claims"
+BASELINE_STATS = ("median_s", "first_call_s")
 VERDICTS = {
     "holds": "success",
     "holds with conditions": "warning",
@@ -54,18 +57,21 @@ def check(claim: dict, where: str) -> None:
             "at_least" in evidence or "below" in evidence
         ):
             raise ClaimsError(f"{where}: evidence needs variant, baseline, at_least/below")
+        if evidence.get("baseline_stat", "median_s") not in BASELINE_STATS:
+            raise ClaimsError(f"{where}: baseline_stat must be one of {BASELINE_STATS}")
     for source in claim.get("sources", []):
         if not isinstance(source, dict) or not {"title", "url"} <= set(source):
             raise ClaimsError(f"{where}: each source needs a title and a url")
 
 
 def speedup(data: dict, evidence: dict, root: Path = ROOT) -> float | None:
-    """Baseline median / variant median on one machine, or None if either is missing or stale."""
+    """Baseline median (or first call) / variant median on one machine; None if missing or stale."""
     entries = data["entries"]
     pair = [entries.get(evidence["baseline"]), entries.get(evidence["variant"])]
     if any(e is None or not is_current(e, root) for e in pair):
         return None
-    return pair[0]["stats"]["median_s"] / pair[1]["stats"]["median_s"]
+    baseline = pair[0]["stats"].get(evidence.get("baseline_stat", "median_s"))
+    return baseline / pair[1]["stats"]["median_s"] if baseline else None
 
 
 def agrees(evidence: dict, ratio: float) -> bool:
@@ -92,19 +98,33 @@ def page_fragment(claims: list[dict], all_data: list[dict], page: str, root: Pat
         if claim.get("sources"):
             lines += ["", f"    *Sources:* {source_links(claim)}"]
         for evidence in claim.get("evidence", []):
-            variant, baseline = (evidence[k].split(":", 1)[1] for k in ("variant", "baseline"))
+            variant, baseline = (short_name(evidence[k]) for k in ("variant", "baseline"))
             for data in all_data:
                 ratio = speedup(data, evidence, root)
                 if ratio is None:
                     continue
                 lines += [
                     "",
-                    f"    *Measured on {data['machine']['description']}:* `{variant}` vs "
-                    f"`{baseline}`: {ratio:.2f}× (the verdict needs "
-                    f"{expectation_words(evidence)}).",
+                    f"    *Measured on {data['machine']['description']}:* "
+                    f"{compared(evidence, variant, baseline)}: "
+                    f"{ratio:.2f}× (the verdict needs {expectation_words(evidence)}).",
                 ]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
+
+
+def short_name(entry_id: str) -> str:
+    """'graph_execution/small_ops:eager' -> 'small_ops:eager': the page names the factor."""
+    return entry_id.rsplit("/", 1)[-1]
+
+
+def compared(evidence: dict, variant: str, baseline: str) -> str:
+    """What an evidence ratio compares, in words."""
+    if evidence.get("baseline_stat") != "first_call_s":
+        return f"`{variant}` vs `{baseline}`"
+    if variant == baseline:
+        return f"`{variant}`, first call vs warmed-up median"
+    return f"`{baseline}`'s first call vs `{variant}`'s warmed-up median"
 
 
 def source_links(claim: dict) -> str:
@@ -126,12 +146,12 @@ def summary_table(claims: list[dict], all_data: list[dict], root: Path = ROOT) -
     for claim in sorted(claims, key=claim_order):
         evidence = []
         for item in claim.get("evidence", []):
-            variant, baseline = (item[k].split(":", 1)[1] for k in ("variant", "baseline"))
+            variant, baseline = (short_name(item[k]) for k in ("variant", "baseline"))
             for data in all_data:
                 ratio = speedup(data, item, root)
                 if ratio is not None:
                     evidence.append(
-                        f"measured: `{variant}` vs `{baseline}` {ratio:.2f}× on "
+                        f"measured: {compared(item, variant, baseline)} {ratio:.2f}× on "
                         f"{data['machine']['description']}"
                     )
         if claim.get("sources"):
