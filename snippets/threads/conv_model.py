@@ -1,0 +1,99 @@
+"""Intra-op and inter-op thread settings on a convolutional model's training steps.
+
+Run it directly to time every variant on your machine: `python conv_model.py` (or `small`).
+Thread pools are made once, when TensorFlow runs its first op, so each variant runs in a
+fresh process. Three Conv2D layers on random 32x32x3 images made locally, batch 64.
+"""
+
+import statistics
+import subprocess
+import sys
+import time
+
+import keras
+import numpy as np
+import tensorflow as tf
+
+IMAGE, CLASSES = 32, 10
+SIZES = {"full": {"batch": 64, "steps": 1}, "small": {"batch": 4, "steps": 1}}
+
+VARIANTS = {
+    "default": "intra-op 0, inter-op 0: TensorFlow picks both (usually all cores)",
+    "intra_1": "intra-op 1: each op runs on one thread",
+    "intra_2": "intra-op 2: each op may use two threads",
+    "inter_1": "inter-op 1: independent ops run one after another",
+}
+BASELINE = "default"
+ISOLATE_VARIANTS = True  # thread settings only take effect before the runtime starts
+
+THREADS = {  # variant: (intra-op threads, inter-op threads); 0 lets TensorFlow choose
+    "default": (0, 0),
+    "intra_1": (1, 0),
+    "intra_2": (2, 0),
+    "inter_1": (0, 1),
+}
+
+
+def set_threads(intra: int, inter: int) -> None:
+    """Call before TensorFlow runs any op; afterwards it raises RuntimeError."""
+    tf.config.threading.set_intra_op_parallelism_threads(intra)
+    tf.config.threading.set_inter_op_parallelism_threads(inter)
+
+
+# --8<-- [start:model]
+def build_model() -> keras.Model:
+    model = keras.Sequential(
+        [
+            keras.Input(shape=(IMAGE, IMAGE, 3)),
+            keras.layers.Conv2D(32, 3, padding="same", activation="relu"),
+            keras.layers.Conv2D(64, 3, strides=2, padding="same", activation="relu"),
+            keras.layers.Conv2D(64, 3, strides=2, padding="same", activation="relu"),
+            keras.layers.GlobalAveragePooling2D(),
+            keras.layers.Dense(CLASSES, activation="softmax"),
+        ]
+    )
+    model.compile(optimizer="adam", loss="sparse_categorical_crossentropy")
+    return model
+
+
+# --8<-- [end:model]
+
+
+def make_workload(variant: str, size: str = "full"):
+    """Return (run, examples_per_run): run() does one train_on_batch step."""
+    if variant not in THREADS:
+        raise ValueError(f"unknown variant {variant!r}; expected one of {sorted(VARIANTS)}")
+    set_threads(*THREADS[variant])  # first, before any op runs
+    model = build_model()
+    batch, steps = SIZES[size]["batch"], SIZES[size]["steps"]
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((batch, IMAGE, IMAGE, 3), dtype=np.float32)
+    y = rng.integers(0, CLASSES, size=batch)
+
+    def run():
+        for _ in range(steps):
+            loss = model.train_on_batch(x, y)
+        return loss
+
+    return run, steps * batch
+
+
+def time_variant(variant: str, size: str) -> None:
+    run, examples = make_workload(variant, size)
+    run()  # warm-up
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    median = statistics.median(times)
+    print(f"{variant:10s} {median * 1e3:9.2f} ms/run {examples / median:10.0f} examples/s")
+
+
+if __name__ == "__main__":
+    size = sys.argv[1] if len(sys.argv) > 1 else "full"
+    if len(sys.argv) > 2:  # one variant, in this fresh process
+        time_variant(sys.argv[2], size)
+    else:  # each variant in its own process, because thread pools are made only once
+        for variant in VARIANTS:
+            subprocess.run([sys.executable, __file__, size, variant], check=True)
