@@ -10,7 +10,17 @@ import argparse
 import sys
 from pathlib import Path
 
-from scripts import charts, claims, results, results_page, tables
+from scripts import (
+    batch_fit,
+    charts,
+    claims,
+    compat_table,
+    compatibility,
+    cpu_features,
+    results,
+    results_page,
+    tables,
+)
 from scripts.catalog import ROOT
 
 GENERATED_DIR = ROOT / "docs" / "_generated"
@@ -32,6 +42,7 @@ def render_all(
         "results/measured.md": results_page.measured_section(all_data, root),
         "results/reported.md": results_page.reported_section(reference),
         "claims/all.md": claims.summary_table(claim_list, all_data, root),
+        "cpu-features.md": cpu_features.table(all_data),
     }
     for snippet in snippets_in(all_data):
         tables_md, overlap_md, outputs_md, series = [], [], [], []
@@ -58,9 +69,14 @@ def render_all(
             files[f"{snippet}.overlap.md"] = "\n".join(overlap_md)
         if outputs_md:
             files[f"{snippet}.output.md"] = "\n".join(outputs_md)
+        fit = batch_fit.fit_fragment(all_data, snippet) if snippet in batch_fit.SNIPPETS else None
+        if fit:
+            files[f"{snippet}.fit.md"] = fit
     for page in sorted({c["page"] for c in claim_list}):
         name = Path(page).with_suffix("").as_posix()
         files[f"claims/{name}.md"] = claims.page_fragment(claim_list, all_data, page, root)
+    if compatibility.DATA.exists():  # the versions page's table, from data/compatibility.json
+        files[compat_table.OUTPUT] = compat_table.render()
     return files
 
 
