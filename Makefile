@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: help venv serve build test lint measure measure-quick render validate doctor clean
+.PHONY: help venv serve build test lint measure measure-quick render validate notebooks doctor doctor-page clean
 
 help:
 	@echo "make serve          build .venv if needed, serve the site at http://127.0.0.1:8000"
@@ -14,6 +14,7 @@ help:
 	@echo "make measure-quick  a fast, small-size check of the measuring pipeline (not for publishing)"
 	@echo "make render         re-render tables, charts and outputs from committed results"
 	@echo "make validate       check results files (all of results/, or FILES=\"path ...\")"
+	@echo "make notebooks      re-generate and execute the factor notebooks (docs/notebooks/)"
 	@echo "make doctor         diagnose this machine's TensorFlow set-up"
 	@echo "make build          build the site into site/ with --strict"
 
@@ -51,8 +52,14 @@ render: $(STAMP)
 validate: $(STAMP)
 	$(BIN)/python -m scripts.validate $(FILES)
 
+notebooks: $(STAMP)
+	$(BIN)/python -m scripts.notebooks $(ARGS)
+
 doctor: $(STAMP)
 	@$(BIN)/python -m scripts.doctor $(ARGS)
+
+doctor-page: $(STAMP)
+	$(BIN)/python -m scripts.doctor --plain --write-page
 
 clean:
 	rm -rf site .pytest_cache
