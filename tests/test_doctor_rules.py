@@ -422,6 +422,12 @@ CASES = {
             Status.PASS,
             "off (TF_ENABLE_ONEDNN_OPTS=0)",
         ),
+        (
+            "off by default",
+            linux(tf=replace(LINUX_TF, onednn=False)),
+            Status.PASS,
+            "off (TF_ENABLE_ONEDNN_OPTS unset)",
+        ),
         ("unknown", linux(tf=crashed(1)), Status.SKIP, "did not say"),
         ("mac", mac(), Status.SKIP, "Linux only"),
     ],
@@ -508,3 +514,11 @@ def test_healthy_machines_have_no_failures():
         statuses = {check.name: check.status for check in rules.run_all(facts)}
         assert Status.FAIL not in statuses.values(), statuses
         assert Status.WARN not in statuses.values(), statuses
+
+
+def test_onednn_off_by_default_says_how_to_turn_it_on():
+    off = rules.check_onednn(linux(tf=replace(LINUX_TF, onednn=False)))
+    assert "TF_ENABLE_ONEDNN_OPTS=1" in off.note
+    chosen_off = linux(env={"TF_ENABLE_ONEDNN_OPTS": "0"}, tf=replace(LINUX_TF, onednn=False))
+    assert rules.check_onednn(chosen_off).note is None  # the reader chose it: nothing to add
+    assert "round-off" in rules.check_onednn(linux()).note

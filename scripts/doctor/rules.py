@@ -760,15 +760,19 @@ def check_onednn(f: Facts) -> Check:
     if f.tf.onednn is None:
         return Check("onednn", Status.SKIP, f"{shown}; TensorFlow did not say")
     state = "on" if f.tf.onednn else "off"
-    return Check(
-        "onednn",
-        Status.PASS,
-        f"oneDNN custom operations {state} ({shown})",
-        note="TensorFlow warns that oneDNN may change results slightly (round-off); "
-        "set TF_ENABLE_ONEDNN_OPTS=0 to compare"
-        if f.tf.onednn
-        else None,
-    )
+    if f.tf.onednn:
+        note = (
+            "TensorFlow warns that oneDNN may change results slightly (round-off); "
+            "set TF_ENABLE_ONEDNN_OPTS=0 to compare"
+        )
+    elif setting is None:
+        note = (
+            "TensorFlow turns oneDNN on by itself only on CPUs with AVX-512 VNNI/BF16, "
+            "AVX-VNNI or AMX; TF_ENABLE_ONEDNN_OPTS=1 turns it on here (measure both)"
+        )
+    else:
+        note = None
+    return Check("onednn", Status.PASS, f"oneDNN custom operations {state} ({shown})", note=note)
 
 
 RULES: tuple[Callable[[Facts], Check], ...] = (
