@@ -3,10 +3,11 @@
 Run it directly: `python vector_isa.py` (or `small`). TensorFlow's x86 builds can run
 convolutions through oneDNN, which picks its kernels for the newest vector instructions the
 CPU has. On Linux TensorFlow turns oneDNN on by itself only on CPUs with AVX-512 VNNI/BF16,
-AVX-VNNI or AMX, so this program turns it on (`TF_ENABLE_ONEDNN_OPTS=1`) unless you set 0. `ONEDNN_MAX_CPU_ISA` caps that choice; oneDNN reads it once, before it makes its
-first kernel, so each variant runs in a fresh process with the cap set before TensorFlow
-starts. The cap does nothing on Apple silicon (arm64 builds do not use oneDNN's x86
-kernels): there, only the uncapped variant is listed. Inputs are random, made locally.
+AVX-VNNI or AMX, so this program turns it on (`TF_ENABLE_ONEDNN_OPTS=1`) unless you set 0.
+`ONEDNN_MAX_CPU_ISA` caps that choice; oneDNN reads it once, before it makes its first
+kernel, so each variant runs in a fresh process with the cap set before TensorFlow starts.
+The cap does nothing on Apple silicon (arm64 builds do not use oneDNN's x86 kernels):
+there, only the uncapped variant is listed. Inputs are random, made locally.
 """
 
 import os
