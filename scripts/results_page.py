@@ -81,7 +81,9 @@ def measured_section(all_data: list[dict], root: Path = ROOT) -> str:
             body += [
                 f"**`snippets/{snippet}.py`**",
                 f"![Median time per run for snippets/{snippet}.py, one series per machine]"
-                f"(_generated/{snippet}.svg)",
+                # Lazy: only the open tab's charts load, so the page's weight stays flat as
+                # snippets and machines are added.
+                f"(_generated/{snippet}.svg){{ loading=lazy }}",
                 snippet_table(all_data, snippet, root),
             ]
         indented = "\n".join(

@@ -191,8 +191,9 @@ CHARTS_JS = """() => Array.from(document.querySelectorAll("article img"))
     .filter((img) => /\\.svg([?#].*)?$/.test(img.getAttribute("src") || ""))
     .map((img) => img.getAttribute("src"))"""
 
-# Open what hides the chart (a closed <details>, an inactive content tab), then measure it.
-CHART_JS = """(index) => {
+# Open what hides the chart (a closed <details>, an inactive content tab), wait for it to
+# load (the Results page loads its charts lazily), then measure it.
+CHART_JS = """async (index) => {
     const img = Array.from(document.querySelectorAll("article img"))
         .filter((i) => /\\.svg([?#].*)?$/.test(i.getAttribute("src") || ""))[index];
     for (let node = img; node; node = node.parentElement) {
@@ -205,6 +206,13 @@ CHART_JS = """(index) => {
         }
     }
     img.scrollIntoView();
+    if (!(img.complete && img.naturalWidth > 0)) {  // a lazy chart starts loading when shown
+        await new Promise((done) => {
+            img.addEventListener("load", done, { once: true });
+            img.addEventListener("error", done, { once: true });
+            setTimeout(done, 10000);
+        });
+    }
     const box = img.getBoundingClientRect();
     const style = getComputedStyle(img);
     return {
