@@ -116,9 +116,10 @@ def comparison_table(data: dict, entries: list[dict], root) -> str:
             row += f" {format_bytes(peak)} |" if peak else " – |"
         lines.append(row)
     rounds = sorted({e["stats"]["rounds"] for e in entries})
+    round_range = f"{rounds[0]}" if len(rounds) == 1 else f"{rounds[0]}–{rounds[-1]}"
     notes = [
         f"Each run is timed whole after {entries[0]['method']['warmup']} untimed warm-up run(s); "
-        f"{min(rounds)}–{max(rounds)} timed runs per variant. Speed-up is the baseline's median "
+        f"{round_range} timed runs per variant. Speed-up is the baseline's median "
         "divided by the variant's; spreads above 10% are marked noisy."
     ]
     if with_flops:

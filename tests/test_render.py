@@ -74,3 +74,13 @@ def test_flop_rate_share_of_ceiling_and_memory_columns(committed_results, root):
     row = next(line for line in table.splitlines() if f"`{entries[0]['variant']}`" in line)
     assert "| 10.0 | 5.0% |" in row and "300 MiB" in row
     assert "(200.0 GFLOP/s)" in table
+
+
+def test_table_note_gives_the_number_of_timed_runs(committed_results, root):
+    data = copy.deepcopy(committed_results[0])
+    entries = tables.snippet_entries(data, next(iter(data["entries"].values()))["snippet"])
+    for entry in entries:
+        entry["stats"]["rounds"] = 12
+    assert "; 12 timed runs per variant." in tables.comparison_table(data, entries, root)
+    entries[0]["stats"]["rounds"] = 7
+    assert "; 7–12 timed runs per variant." in tables.comparison_table(data, entries, root)
