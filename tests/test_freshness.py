@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scripts import catalog, provenance
+from scripts import catalog, provenance, tables
 
 
 def project_machines(root) -> set[str]:
@@ -22,17 +22,18 @@ def test_project_machines_have_results(committed_results, root):
 
 def test_every_variant_is_measured_on_todays_snippet(committed_results, root):
     """A changed snippet must be re-measured on whichever project machine the session has."""
-    current = set()
-    for data in project_files(committed_results, root):
-        for key, entry in data["entries"].items():
-            path = root / entry["snippet_path"]
-            if path.exists() and provenance.file_sha256(path) == entry["snippet_sha256"]:
-                current.add(key)
-    missing = []
-    for snippet in catalog.measurable_snippets():
-        module = catalog.load(snippet)
-        missing += [f"{snippet.name}:{v}" for v in module.VARIANTS]
-    missing = [key for key in missing if key not in current]
+    current = {
+        key
+        for data in project_files(committed_results, root)
+        for key, entry in data["entries"].items()
+        if tables.is_current(entry, root)
+    }
+    missing = [
+        f"{snippet.name}:{variant}"
+        for snippet in catalog.measurable_snippets()
+        for variant in catalog.load(snippet).VARIANTS
+        if f"{snippet.name}:{variant}" not in current
+    ]
     assert not missing, (
         "no project machine has measured these on the snippet as it is today:\n  "
         + "\n  ".join(missing)
