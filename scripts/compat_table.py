@@ -21,8 +21,10 @@ def pinned(pyproject_text: str) -> dict[str, list[str]]:
     """{'tensorflow': [...], 'tensorflow-metal': [...]} as pyproject.toml pins them for Macs."""
     found: dict[str, list[str]] = {"tensorflow": [], "tensorflow-metal": []}
     for name, version, marker in re.findall(
-        r'"(tensorflow-macos|tensorflow-metal)==([\w.]+);([^"]*)"', pyproject_text
+        r'"(tensorflow|tensorflow-macos|tensorflow-metal)==([\w.]+);([^"]*)"', pyproject_text
     ):
+        if "darwin" not in marker:
+            continue
         key = "tensorflow" if name == "tensorflow-macos" else name
         python = re.search(r"python_version\s*([<>=]+)\s*'([\d.]+)'", marker)
         found[key].append(version + (f" (Python {python[1]} {python[2]})" if python else ""))
@@ -39,11 +41,18 @@ def minors(data: dict) -> list[tuple[int, ...]]:
     return sorted(seen, reverse=True)
 
 
+def _printed(row: dict) -> str:
+    """The metal version as Apple's row prints it, with this guide's reading of a typo."""
+    if row.get("metal_read_as"):
+        return f"{row['metal']} (read here as {row['metal_read_as']})"
+    return row["metal"]
+
+
 def official_cell(version: str, data: dict) -> tuple[str, str]:
     rows = compatibility.official_rows(version, data)
     if not rows:
         return "not listed", ""
-    metals = sorted({r["metal"] for r in rows}, key=compatibility.version_tuple)
+    metals = sorted({_printed(r) for r in rows}, key=compatibility.version_tuple)
     macos = sorted({r["macos"] for r in rows}, key=compatibility.version_tuple)
     notes = [r["features"] for r in rows if r["features"]]
     return f"{' / '.join(metals)} (macOS {' / '.join(macos)}+)", "; ".join(notes)
@@ -94,7 +103,7 @@ def render(data: dict | None = None, pyproject_text: str | None = None) -> str:
         'a pair "works" when TensorFlow imported with the plugin and Apple\'s verification '
         "script ran.",
         "",
-        "This project pins (pyproject.toml, macOS arm64): tensorflow-macos "
+        "This project's own environment pins (pyproject.toml, macOS arm64): tensorflow "
         f"{', '.join(pins['tensorflow']) or '–'} with tensorflow-metal "
         f"{' or '.join(pins['tensorflow-metal']) or '–'}.",
     ]

@@ -65,14 +65,19 @@ def tested_rows(tf_version: str, data: dict | None = None) -> list[dict]:
     return [row for row in data["tested"]["rows"] if minor(row["tensorflow"]) == minor(tf_version)]
 
 
+def row_metal(row: dict) -> str:
+    """The metal version an official row means: as printed, or as this guide reads a typo."""
+    return row.get("metal_read_as") or row["metal"]
+
+
 def pairing(tf_version: str, metal_version: str, data: dict | None = None) -> Pairing:
     """Look a pair up in both tables (TensorFlow by minor version, metal exactly)."""
     metal = version_tuple(metal_version)
     official = official_rows(tf_version, data)
     tested = [row for row in tested_rows(tf_version, data) if version_tuple(row["metal"]) == metal]
     return Pairing(
-        official_metal=official[0]["metal"] if official else None,
-        official_row=next((r for r in official if version_tuple(r["metal"]) == metal), None),
+        official_metal=row_metal(official[0]) if official else None,
+        official_row=next((r for r in official if version_tuple(row_metal(r)) == metal), None),
         tested_row=tested[0] if tested else None,
     )
 
@@ -81,7 +86,7 @@ def macos_required(metal_version: str | None, data: dict | None = None) -> str |
     """The oldest macOS Apple's table gives for this tensorflow-metal version."""
     data = data or load()
     metal = version_tuple(metal_version)
-    rows = [r for r in data["official"]["rows"] if version_tuple(r["metal"]) == metal]
+    rows = [r for r in data["official"]["rows"] if version_tuple(row_metal(r)) == metal]
     return rows[0]["macos"] if rows else None
 
 
@@ -90,7 +95,7 @@ def working_metal(tf_version: str, data: dict | None = None) -> str | None:
     tested = tested_rows(tf_version, data)
     failed = {version_tuple(row["metal"]) for row in tested if row["result"] != "OK"}
     for row in official_rows(tf_version, data):
-        if version_tuple(row["metal"]) not in failed:
-            return row["metal"]
+        if version_tuple(row_metal(row)) not in failed:
+            return row_metal(row)
     passed = [row["metal"] for row in tested if row["result"] == "OK"]
     return max(passed, key=version_tuple) if passed else None

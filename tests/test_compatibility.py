@@ -44,11 +44,19 @@ def test_pairing(tf, metal, verdict):
 
 @pytest.mark.parametrize(
     "tf, metal",
-    [("2.16.2", "1.1.0"), ("2.13.0", "1.0.0"), ("2.19.0", "1.2.0"), ("2.18.0", None),
+    [("2.16.2", "1.1.0"), ("2.13.0", "1.0.0"), ("2.19.0", "1.2.0"), ("2.18.0", "1.2.0"),
      ("2.20.0", None), ("2.9.1", "0.5.0")],
 )  # fmt: skip
 def test_metal_to_suggest(tf, metal):
     assert compatibility.working_metal(tf) == metal
+
+
+def test_the_2_18_row_is_read_as_1_2_0_and_says_so():
+    """Apple's row prints v1.1.0 for 2.18; 1.1.0 fails with 2.18, so the guide reads 1.2.0."""
+    pair = compatibility.pairing("2.18.0", "1.2.0")
+    assert pair.verdict == "ok" and pair.official_row["metal"] == "1.1.0"
+    assert pair.official_row["metal_read_as"] == "1.2.0"
+    assert compatibility.pairing("2.18.0", "1.1.0").verdict == "fail"
 
 
 def test_macos_requirement():
