@@ -17,6 +17,7 @@ from scripts import (
     compat_table,
     compatibility,
     cpu_features,
+    mac_stacks,
     results,
     results_page,
     tables,
@@ -77,6 +78,9 @@ def render_all(
         files[f"claims/{name}.md"] = claims.page_fragment(claim_list, all_data, page, root)
     if compatibility.DATA.exists():  # the versions page's table, from data/compatibility.json
         files[compat_table.OUTPUT] = compat_table.render()
+    if mac_stacks.DATA.exists():  # the Set up page's stacks, from data/mac_stacks.json
+        files[mac_stacks.OUTPUT] = mac_stacks.render()
+        files[mac_stacks.RECOMMENDATION_OUTPUT] = mac_stacks.render_recommendation()
     return files
 
 

@@ -21,7 +21,8 @@ from scripts.doctor.rules import Check, Status
 
 NAMES = [
     "python", "architecture", "macos", "tensorflow", "tensorflow import", "tensorflow-metal",
-    "gpu", "devices", "keras", "keras retracing", "optimizer", "float64", "xla", "memory",
+    "gpu", "devices", "keras", "keras retracing", "mac stack", "optimizer", "float64", "xla",
+    "memory",
     "disk", "cpu", "onednn",
 ]  # fmt: skip
 LINE = re.compile(r"^(PASS|WARN|FAIL|SKIP)  (\S.*?)\s{2,}(\S.*)$")

@@ -89,6 +89,7 @@ class FakeMac(FakeProbe):
             "hw.memsize": str(16 * 2**30),
             "hw.optional.arm64": "1",
             "vm.swapusage": SWAPUSAGE,
+            "kern.memorystatus_vm_pressure_level": "1",
         }
         if translated is not None:
             self.sysctl_answers["sysctl.proc_translated"] = translated
@@ -104,7 +105,7 @@ def test_rosetta_mac_is_seen_and_fails():
     assert rules.check_architecture(collected).status is Status.FAIL
 
 
-def test_native_mac_facts_and_swap():
+def test_native_mac_facts_swap_and_pressure():
     collected = facts.collect(FakeMac(child=child_output(devices=["CPU:0", "GPU:0"])))
     assert collected.rosetta is False and collected.arch == "arm64"
     assert collected.ram_bytes == 16 * 2**30
@@ -113,8 +114,50 @@ def test_native_mac_facts_and_swap():
     assert collected.tf.devices == ["CPU:0", "GPU:0"] and collected.tf.ok
     assert collected.packages["tensorflow-metal"] == "1.1.0"
     assert collected.nvidia_gpus is None  # nvidia-smi is not asked on a Mac
+    assert collected.memory_pressure == "normal"
     statuses = {c.name: c.status for c in rules.run_all(collected)}
-    assert statuses["gpu"] is Status.PASS and statuses["memory"] is Status.WARN
+    # 1 GiB of swap in use with normal pressure is not a warning: pressure decides.
+    assert statuses["gpu"] is Status.PASS and statuses["memory"] is Status.PASS
+
+
+@pytest.mark.parametrize(
+    "answer, level",
+    [("1", "normal"), ("2", "warning"), ("4", "critical"), ("3", None), (None, None)],
+)
+def test_mac_memory_pressure_from_sysctl(answer, level):
+    probe = FakeMac()
+    if answer is None:
+        del probe.sysctl_answers["kern.memorystatus_vm_pressure_level"]
+    else:
+        probe.sysctl_answers["kern.memorystatus_vm_pressure_level"] = answer
+    assert facts.collect(probe).memory_pressure == level
+
+
+PSI = "some avg10=0.00 avg60={some} avg300=0.00 total=1\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
+
+
+@pytest.mark.parametrize(
+    "psi, level",
+    [(PSI.format(some="0.00"), "normal"), (PSI.format(some="12.50"), "warning"),
+     (PSI.format(some="55.0"), "critical"), ("garbage", None), (None, None)],
+)  # fmt: skip
+def test_linux_memory_pressure_from_psi(psi, level):
+    files = {"/proc/meminfo": MEMINFO}
+    if psi is not None:
+        files["/proc/pressure/memory"] = psi
+    collected = facts.collect(FakeProbe(files=files))
+    assert collected.memory_pressure == level
+    if level:
+        assert "/proc/pressure/memory" in collected.memory_pressure_detail
+
+
+def test_the_avx_check_message_becomes_the_import_error():
+    run = facts.ChildRun(
+        -6, "", "2024 I something\nThe TensorFlow library was compiled to use AVX instructions, "
+        "but these aren't available on your machine.\nAborted\n",
+    )  # fmt: skip
+    found = facts.read_child(run, 60.0)
+    assert "compiled to use AVX" in found.error and not found.ok
 
 
 def test_linux_facts_from_proc_and_nvidia_smi():

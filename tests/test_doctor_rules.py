@@ -66,6 +66,17 @@ def crashed(returncode: int, **changes) -> TensorFlowImport:
     return TensorFlowImport(attempted=True, ok=False, returncode=returncode, **changes)
 
 
+def recommended_mac(**changes) -> Facts:
+    """A Mac with the stack the Set up page recommends (data/mac_stacks.json)."""
+    packages = {"tensorflow": "2.16.2", "tf-keras": "2.16.0", "keras": "3.10.0",
+                "tensorflow-metal": "1.1.0"}  # fmt: skip
+    return mac(packages=packages, env={"TF_USE_LEGACY_KERAS": "1"}, **changes)
+
+
+AVX_GUARD_LINE = (
+    "The TensorFlow library was compiled to use AVX instructions, but these aren't available "
+    "on your machine."
+)
 NO_TF = TensorFlowImport()
 NO_GPU = replace(MAC_TF, devices=["CPU:0"])
 
@@ -137,6 +148,18 @@ CASES = {
             "illegal instruction",
         ),
         ("illegal instruction on linux", linux(tf=crashed(-signal.SIGILL)), Status.FAIL, "SIGILL"),
+        (
+            "avx check under rosetta",
+            rosetta(macos="15.1", tf=crashed(-signal.SIGABRT, error=AVX_GUARD_LINE)),
+            Status.FAIL,
+            "own CPU check",
+        ),
+        (
+            "avx check in a linux container",
+            linux(cpu_features=["sse4_2"], tf=crashed(-signal.SIGABRT, error=AVX_GUARD_LINE)),
+            Status.FAIL,
+            "does not advertise",
+        ),
         ("segfault", linux(tf=crashed(-signal.SIGSEGV)), Status.FAIL, "SIGSEGV"),
         (
             "metal plugin fails to load",
@@ -179,6 +202,12 @@ CASES = {
         ("pinned pair", mac(), Status.PASS, "worked in a user's test"),
         ("tested fail 2.18", mac_with("2.18.0", "1.1.0"), Status.FAIL, "Symbol not found"),
         ("tested fail at verify", mac_with("2.11.0", "0.7.0"), Status.FAIL, "failed at verify"),
+        (
+            "2.18 row read as 1.2.0",
+            mac_with("2.18.0", "1.2.0"),
+            Status.PASS,
+            "prints 1.1.0: this guide reads it as 1.2.0",
+        ),
         ("tested ok 2.19", mac_with("2.19.0", "1.2.0"), Status.PASS, "TensorFlow 2.19.0"),
         ("apple table only", mac_with("2.5.0", "0.1.2"), Status.PASS, "Apple's table"),
         ("mismatch", mac_with("2.15.0", "1.2.0"), Status.WARN, "in neither table"),
@@ -329,18 +358,75 @@ CASES = {
         ),
         ("legacy keras", linux(env={"TF_USE_LEGACY_KERAS": "1"}), Status.SKIP, "applies to"),
     ],
+    rules.check_stack: [
+        ("linux", linux(), Status.SKIP, "Apple-silicon"),
+        ("rosetta", rosetta(), Status.SKIP, "Apple-silicon"),
+        ("no tensorflow", mac(packages={}, tf=NO_TF), Status.SKIP, "no TensorFlow"),
+        ("recommended", recommended_mac(), Status.PASS, "the recommended stack"),
+        (
+            "keras 3 with metal 1.1.0",
+            mac(),
+            Status.WARN,
+            "reported problems: Reported much slower on the GPU",
+        ),
+        (
+            "keras 3 with metal 1.2.0",
+            mac_with("2.16.2", "1.2.0"),
+            Status.WARN,
+            "keras-team/keras#21668",
+        ),
+        (
+            "tf 2.15 with keras 2",
+            mac(
+                packages={"tensorflow": "2.15.1", "keras": "2.15.0", "tensorflow-metal": "1.1.0"},
+                tf=replace(MAC_TF, version="2.15.1"),
+            ),
+            Status.PASS,
+            "a listed stack",
+        ),  # fmt: skip
+        ("tf 2.19 with metal 1.2.0", mac_with("2.19.0", "1.2.0"), Status.PASS, "TensorFlow 2.19"),
+        ("cpu only", mac_with("2.20.0", None), Status.PASS, "CPU only"),
+        ("unlisted", mac_with("2.13.0", "1.0.0"), Status.WARN, "none of the stacks"),
+    ],
     rules.check_optimizer: [
         ("linux", linux(), Status.SKIP, "Apple-silicon"),
         ("rosetta", rosetta(), Status.SKIP, "Apple-silicon"),
-        ("mac keras 3", mac(), Status.PASS, "does not apply"),
+        ("mac keras 3", mac(), Status.PASS, "no legacy optimizers"),
+        (
+            "mac keras 2.11",
+            mac(
+                packages={"tensorflow-macos": "2.11.0", "keras": "2.11.0"},
+                tf=replace(MAC_TF, version="2.11.0"),
+            ),
+            Status.WARN,
+            "compile with XLA",
+        ),
+        (
+            "mac keras 2.12",
+            mac(
+                packages={"tensorflow-macos": "2.12.0", "keras": "2.12.0"},
+                tf=replace(MAC_TF, version="2.12.0"),
+            ),
+            Status.PASS,
+            "swaps every optimizer",
+        ),
         (
             "mac keras 2.13",
             mac(
                 packages={"tensorflow": "2.13.1", "keras": "2.13.1"},
                 tf=replace(MAC_TF, version="2.13.1"),
             ),
-            Status.WARN,
-            "legacy ones",
+            Status.PASS,
+            "swaps every optimizer",
+        ),
+        (
+            "mac keras 2.15",
+            mac(
+                packages={"tensorflow": "2.15.1", "keras": "2.15.0"},
+                tf=replace(MAC_TF, version="2.15.1"),
+            ),
+            Status.PASS,
+            "instances such as tf.keras.optimizers.Adam() do not",
         ),
         (
             "mac keras 2.10",
@@ -351,15 +437,7 @@ CASES = {
             Status.PASS,
             "older than",
         ),
-        (
-            "mac tf-keras 2.16",
-            mac(
-                env={"TF_USE_LEGACY_KERAS": "1"},
-                packages={"tensorflow": "2.16.2", "tf-keras": "2.16.0"},
-            ),
-            Status.SKIP,
-            "not checked",
-        ),
+        ("mac tf-keras 2.16", recommended_mac(), Status.PASS, "tf-keras 2.16.0: optimizer names"),
         ("no keras", mac(packages={"tensorflow": "2.16.2"}), Status.SKIP, "no Keras"),
     ],
     rules.check_float64: [
@@ -387,7 +465,29 @@ CASES = {
     rules.check_memory: [
         ("no swap used", linux(), Status.PASS, "16.0 GiB RAM; no swap in use"),
         ("no swap at all", linux(swap_total_bytes=0), Status.PASS, "no swap configured"),
-        ("swapping", mac(swap_used_bytes=3 * GiB // 2), Status.WARN, "1.5 GiB of swap in use"),
+        (
+            "swap in use, pressure normal",
+            mac(swap_used_bytes=3 * GiB // 2, memory_pressure="normal"),
+            Status.PASS,
+            "memory pressure normal; 1.5 GiB of swap in use",
+        ),
+        (
+            "swap in use, pressure unknown",
+            mac(swap_used_bytes=2**20),
+            Status.PASS,
+            "1.0 MiB of swap in use; memory pressure unknown",
+        ),
+        (
+            "pressure warning",
+            mac(
+                swap_used_bytes=3 * GiB // 2,
+                memory_pressure="warning",
+                memory_pressure_detail="kern.memorystatus_vm_pressure_level = 2",
+            ),
+            Status.WARN,
+            "memory pressure warning (kern.memorystatus_vm_pressure_level = 2)",
+        ),  # fmt: skip
+        ("pressure critical", linux(memory_pressure="critical"), Status.WARN, "critical"),
         (
             "swap unknown",
             linux(swap_total_bytes=None, swap_used_bytes=None),
@@ -463,9 +563,18 @@ def test_every_rule_has_cases_for_each_of_its_outcomes():
         (mac_with("2.15.0", "1.2.0"), 'pip install "tensorflow-metal==1.1.0"'),
         (mac_with("2.13.0", None), 'pip install "tensorflow-metal==1.0.0"'),
         (mac_with("2.19.0", "1.1.0"), 'pip install "tensorflow-metal==1.2.0"'),
-        (mac_with("2.18.0", "1.1.0"), "no tensorflow-metal is known to work with TensorFlow 2.18"),
+        (mac_with("2.18.0", "1.1.0"), 'pip install "tensorflow-metal==1.2.0"'),
+        (linux(cpu_features=["sse4_2"]), "docker run --platform linux/arm64"),
     ],
-    ids=["rosetta", "metal missing", "metal mismatch", "tf 2.13", "tf 2.19", "tf 2.18"],
+    ids=[
+        "rosetta",
+        "metal missing",
+        "metal mismatch",
+        "tf 2.13",
+        "tf 2.19",
+        "tf 2.18",
+        "linux without avx",
+    ],
 )
 def test_mac_fixes_name_the_command(facts, fix):
     checks = {check.name: check for check in rules.run_all(facts)}
@@ -477,8 +586,10 @@ def test_tensorflow_missing_fix_is_the_platform_install():
     assert rules.check_tensorflow(linux(packages={})).fix == (
         'python -m pip install "tensorflow-cpu==2.16.2" "keras==3.10.0"'
     )
+    # On a Mac the fix installs the recommended stack, not this project's measuring pins.
     assert rules.check_tensorflow(mac(packages={})).fix == (
-        'python -m pip install "tensorflow-macos==2.16.2" "tensorflow-metal==1.1.0" "keras==3.10.0"'
+        'python -m pip install "tensorflow==2.16.2" "tf-keras==2.16.0" "tensorflow-metal==1.1.0"'
+        " && export TF_USE_LEGACY_KERAS=1"
     )
 
 
@@ -510,7 +621,7 @@ def test_a_rule_that_raises_becomes_a_warning(monkeypatch):
 
 
 def test_healthy_machines_have_no_failures():
-    for facts in (linux(), mac()):
+    for facts in (linux(), recommended_mac()):
         statuses = {check.name: check.status for check in rules.run_all(facts)}
         assert Status.FAIL not in statuses.values(), statuses
         assert Status.WARN not in statuses.values(), statuses
@@ -522,3 +633,32 @@ def test_onednn_off_by_default_says_how_to_turn_it_on():
     chosen_off = linux(env={"TF_ENABLE_ONEDNN_OPTS": "0"}, tf=replace(LINUX_TF, onednn=False))
     assert rules.check_onednn(chosen_off).note is None  # the reader chose it: nothing to add
     assert "round-off" in rules.check_onednn(linux()).note
+
+
+@pytest.mark.parametrize(
+    "macos, words",
+    [("15.1", "ROSETTA_ADVERTISE_AVX=1"), ("14.5", "not to run AVX"), (None, "version unknown")],
+)
+def test_rosetta_note_follows_the_macos_version(macos, words):
+    check = rules.check_architecture(rosetta(macos=macos))
+    assert check.status is Status.FAIL and words in check.note
+    assert "arm64 wheels only" in check.note
+
+
+def test_stack_rule_reads_the_shared_data_file(monkeypatch):
+    """No second copy of the stacks: mark the recommended stack 'warn' and the rule warns."""
+    from scripts import mac_stacks
+
+    data = mac_stacks.load()
+    stacks = [
+        dict(s, advice="warn") if s["id"] == data["recommended"] else s for s in data["stacks"]
+    ]
+    monkeypatch.setattr(mac_stacks, "load", lambda path=None: dict(data, stacks=stacks))
+    assert rules.check_stack(recommended_mac()).status is Status.WARN
+
+
+def test_keras_3_is_never_offered_as_the_optimizer_cure():
+    for facts in (mac(packages={"tensorflow": "2.11.0", "keras": "2.11.0"},
+                      tf=replace(MAC_TF, version="2.11.0")), mac()):  # fmt: skip
+        check = rules.check_optimizer(facts)
+        assert "keras==3" not in (check.fix or "") and "Keras 3" not in (check.fix or "")

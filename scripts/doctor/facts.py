@@ -162,6 +162,8 @@ class Facts:
     ram_bytes: int | None = None
     swap_total_bytes: int | None = None
     swap_used_bytes: int | None = None
+    memory_pressure: str | None = None  # "normal", "warning", "critical"; None when unknown
+    memory_pressure_detail: str | None = None  # what the system reported, for the report
     disk_path: str | None = None
     disk_free_bytes: int | None = None
     nvidia_gpus: list[str] | None = None  # None when nvidia-smi is missing (Linux only)
@@ -235,6 +237,36 @@ def mac_swap(swapusage: str) -> tuple[int | None, int | None]:
     return int(found["total"]), int(found["used"])
 
 
+# macOS kern.memorystatus_vm_pressure_level (xnu's kern_memorystatus.c): 1, 2 or 4.
+MAC_PRESSURE_LEVELS = {1: "normal", 2: "warning", 4: "critical"}
+# Linux PSI: share of the last 60 s in which some task waited for memory. The doctor's own
+# thresholds, not measured limits.
+PSI_WARN_PERCENT, PSI_CRITICAL_PERCENT = 10.0, 40.0
+
+
+def mac_pressure(level: int | None) -> tuple[str | None, str | None]:
+    """(level name, detail) from the sysctl's number."""
+    if level not in MAC_PRESSURE_LEVELS:
+        return None, None
+    return MAC_PRESSURE_LEVELS[level], f"kern.memorystatus_vm_pressure_level = {level}"
+
+
+def linux_pressure(psi: str) -> tuple[str | None, str | None]:
+    """(level name, detail) from /proc/pressure/memory's 'some avg60' (kernel PSI)."""
+    found = re.search(r"^some\b.*?\bavg60=([\d.]+)", psi, re.MULTILINE)
+    if not found:
+        return None, None
+    share = float(found.group(1))
+    level = (
+        "critical"
+        if share >= PSI_CRITICAL_PERCENT
+        else "warning"
+        if share >= PSI_WARN_PERCENT
+        else "normal"
+    )
+    return level, f"tasks waited for memory {share:g}% of the last minute, /proc/pressure/memory"
+
+
 # What tf_child reports, copied as they are (devices and seconds get their own handling).
 CHILD_KEYS = ("version", "location", "cuda_build", "onednn", "error",
               "keras_module", "keras_version", "keras_error", "floatx")  # fmt: skip
@@ -264,6 +296,9 @@ def read_child(run: ChildRun, timeout: float) -> TensorFlowImport:
     ][:5]
     if result.onednn is None and "oneDNN custom operations are on" in run.stderr:
         result.onednn = True
+    guard = [line for line in stderr_lines if "compiled to use AVX" in line]
+    if guard:  # TensorFlow's own CPU check stopped the import: its line says why
+        result.error = guard[0][:400]
     result.ok = run.returncode == 0 and not run.timed_out and result.version is not None
     if not result.ok and result.error is None and stderr_lines and not run.timed_out:
         result.error = stderr_lines[-1][:400]
@@ -320,9 +355,15 @@ def _collect_machine_facts(probe: DoctorProbe, root: Path) -> Facts:
         facts.apple_silicon = arm64 == 1 if arm64 is not None else None
         swap = _safely(lambda: provenance.sysctl(probe, "vm.swapusage"), None)
         facts.swap_total_bytes, facts.swap_used_bytes = mac_swap(swap or "")
+        level = _safely(
+            lambda: provenance.sysctl_int(probe, "kern.memorystatus_vm_pressure_level"), None
+        )
+        facts.memory_pressure, facts.memory_pressure_detail = mac_pressure(level)
     elif system == "Linux":
         meminfo = _safely(lambda: probe.read("/proc/meminfo"), None)
         facts.swap_total_bytes, facts.swap_used_bytes = linux_swap(meminfo or "")
+        psi = _safely(lambda: probe.read("/proc/pressure/memory"), None)
+        facts.memory_pressure, facts.memory_pressure_detail = linux_pressure(psi or "")
         listed = _safely(lambda: probe.run(["nvidia-smi", "-L"]), None)
         facts.nvidia_gpus = (
             [line.strip() for line in listed.splitlines() if line.strip()] if listed else None

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from scripts import compatibility
+from scripts import compatibility, mac_stacks
 from scripts.compatibility import minor, version_tuple
 from scripts.doctor.facts import TENSORFLOW_DISTRIBUTIONS, Facts
 
@@ -48,8 +48,17 @@ ROSETTA_DOC = (
     "https://developer.apple.com/documentation/apple-silicon/"
     "about-the-rosetta-translation-environment"
 )
+CORRECTNESS = "docs/gpu-correctness.md"
 OPTIMIZER_ISSUE = "https://github.com/tensorflow/tensorflow/issues/59438"
-KERAS3_GPU_ISSUE = "https://github.com/tensorflow/tensorflow/issues/63854"
+KERAS_211_XLA_ISSUE = "https://github.com/tensorflow/tensorflow/issues/58988"
+KERAS_2_14_OPTIMIZERS = (
+    "https://github.com/keras-team/keras/blob/v2.14.0/keras/optimizers/__init__.py"
+)
+ADAMW_ISSUE = "https://github.com/keras-team/tf-keras/issues/176"
+AVX_IN_CONTAINER_ISSUE = "https://github.com/tensorflow/tensorflow/issues/52845"
+MEMORY_PRESSURE_SOURCE = (
+    "https://github.com/apple-oss-distributions/xnu/blob/main/bsd/kern/kern_memorystatus.c"
+)
 XLA_METAL_ISSUE = "https://github.com/NVlabs/sionna/issues/78"
 FLOAT64_QUOTE = "https://github.com/JuliaGPU/Metal.jl/issues/84"
 TF_INSTALL = "https://www.tensorflow.org/install/pip"
@@ -58,6 +67,8 @@ LEGACY_TRUE = ("true", "True", "1")
 # Words in an import error that point at the tensorflow-metal plugin.
 PLUGIN_WORDS = ("metal", "tensorflow-plugins", "symbol not found", "library not loaded", "dlopen")
 DISK_WARN_BYTES = 5 * 2**30  # the doctor's own threshold, not a measured limit
+# TensorFlow's own CPU check at import, when the build's instructions are not advertised.
+AVX_GUARD = "compiled to use AVX"
 
 # --- shared readings of the facts ----------------------------------------------------------
 
@@ -107,15 +118,12 @@ def metal_to_suggest(f: Facts) -> str | None:
 
 
 def install_command(f: Facts) -> str:
-    """The command that installs this project's pinned TensorFlow on this platform."""
+    """On a Mac, the recommended stack (data/mac_stacks.json); on Linux, this project's pins."""
+    if is_arm_mac(f):
+        return mac_stacks.install_command(mac_stacks.recommended())
     tf, keras = f.pins.tensorflow, f.pins.keras
     if not tf or not keras:
         return f"see {SETUP}"
-    if is_arm_mac(f) and f.pins.metal:
-        return (
-            f'python -m pip install "tensorflow-macos=={tf}" '
-            f'"tensorflow-metal=={f.pins.metal}" "keras=={keras}"'
-        )
     if f.system == "Linux":
         return f'python -m pip install "tensorflow-cpu=={tf}" "keras=={keras}"'
     return f"see {SETUP}"
@@ -171,8 +179,7 @@ def check_architecture(f: Facts) -> Check:
             fix="recreate the environment with an arm64 Python: `arch -arm64 python3 -m venv "
             '~/venv-tf`; `python -c "import platform; print(platform.machine())"` must print arm64',
             guide=ROSETTA,
-            note="Rosetta 2 does not run AVX instructions, which TensorFlow's x86 builds use, so "
-            "`import tensorflow` can crash with an illegal instruction",
+            note=rosetta_note(f),
             source=ROSETTA_DOC,
         )
     if is_mac(f) and f.arch == "arm64":
@@ -188,7 +195,23 @@ def check_architecture(f: Facts) -> Check:
     if not f.arch:
         return Check("architecture", Status.WARN, "platform.machine() gave nothing", guide=SETUP,
                      fix="check `uname -m`")  # fmt: skip
-    return Check("architecture", Status.PASS, f"{f.arch} on {f.system} (Rosetta does not apply)")
+    return Check("architecture", Status.PASS, f"{f.arch} on {f.system}")
+
+
+def rosetta_note(f: Facts) -> str:
+    """What x86 TensorFlow does under this Mac's Rosetta 2 (Apple's page, then reports)."""
+    always = "tensorflow-metal has arm64 wheels only, so a translated Python never gets the GPU"
+    if f.macos and version_tuple(f.macos) >= (15,):
+        return (
+            f"{always}. Apple says Rosetta now translates AVX and AVX2 (not AVX-512); on macOS "
+            "15 and later it is reported not to advertise them unless ROSETTA_ADVERTISE_AVX=1 "
+            "is set, so x86 TensorFlow may stop at its own CPU check instead of running"
+        )
+    return (
+        f"{always}. Rosetta on macOS {f.macos or '(version unknown)'} is reported not to run AVX, "
+        "which TensorFlow's x86 builds use, so `import tensorflow` can crash with an illegal "
+        "instruction"
+    )
 
 
 def check_macos(f: Facts) -> Check:
@@ -279,6 +302,17 @@ def check_import(f: Facts) -> Check:
             guide=SETUP,
         )
     crashed = f.tf.returncode is not None and f.tf.returncode < 0
+    if AVX_GUARD in (f.tf.error or ""):
+        arch_fix = check_architecture(f)
+        return Check(
+            name,
+            Status.FAIL,
+            "`import tensorflow` stopped at TensorFlow's own CPU check: the build uses AVX, "
+            "which this CPU (or its emulator) does not advertise",
+            fix=arch_fix.fix if arch_fix.status is Status.FAIL else container_fix(),
+            guide=ROSETTA,
+            source=AVX_IN_CONTAINER_ISSUE,
+        )
     if crashed and -f.tf.returncode == signal.SIGILL:
         arch_fix = check_architecture(f)
         return Check(
@@ -286,7 +320,7 @@ def check_import(f: Facts) -> Check:
             Status.FAIL,
             "`import tensorflow` crashed with an illegal instruction (SIGILL): the build uses "
             "CPU instructions (AVX) that this CPU or Rosetta 2 does not provide",
-            fix=arch_fix.fix if arch_fix.status is Status.FAIL else "see the cpu check below",
+            fix=arch_fix.fix if arch_fix.status is Status.FAIL else container_fix(),
             guide=ROSETTA,
             source=ROSETTA_DOC,
         )
@@ -336,6 +370,15 @@ def check_import(f: Facts) -> Check:
         )
     seconds = f"{f.tf.seconds:g} s" if f.tf.seconds is not None else "?"
     return Check(name, Status.PASS, f"imports TensorFlow {f.tf.version} in {seconds}")
+
+
+def container_fix() -> str:
+    """The fix for x86 TensorFlow without AVX on Linux, often an amd64 container on a Mac."""
+    return (
+        "in a container on an Apple-silicon Mac, use an arm64 image "
+        "(`docker run --platform linux/arm64 ...`): TensorFlow has Linux arm64 wheels; "
+        "elsewhere, run on a CPU or VM setting that exposes AVX"
+    )
 
 
 def _pinned_spec(f: Facts) -> str:
@@ -397,12 +440,20 @@ def check_metal(f: Facts) -> Check:
             source=pair.tested_row["source"],
         )
     if pair.verdict == "ok":
+        row = pair.official_row
+        reading = (
+            f", a row that prints {row['metal']}: this guide reads it as {row['metal_read_as']}, "
+            f"since it ships only with {row['metal_read_as']} and {row['metal']} fails to load "
+            f"with TensorFlow {row['tf_min']}"
+            if row.get("metal_read_as")
+            else ""
+        )
         return Check(
             name,
             Status.PASS,
-            f"{metal} with TensorFlow {tf}: the pair in Apple's table "
-            f"({pair.official_row['tensorflow']})",
-            source=pair.official_row["source"],
+            f"{metal} with TensorFlow {tf}: the pair in Apple's table ({row['tensorflow']}"
+            f"{reading})",
+            source=row["source"],
         )
     official = (
         f"Apple's table gives {pair.official_metal}"
@@ -564,13 +615,7 @@ def check_keras(f: Facts) -> Check:
     line = "Keras 3" if version_tuple(keras) >= (3,) else "Keras 2"
     pinned = f.pins.keras and keras != f.pins.keras
     pin = f"; this guide measures with {f.pins.keras}" if pinned else ""
-    note = None
-    if is_arm_mac(f) and line == "Keras 3":
-        note = (
-            "if the GPU is listed but unused with Keras 3, try tf-keras: "
-            f"see the warning on {SETUP} ({KERAS3_GPU_ISSUE})"
-        )
-    return Check("keras", Status.PASS, f"{line} ({keras}) is tf.keras{pin}", note=note)
+    return Check("keras", Status.PASS, f"{line} ({keras}) is tf.keras{pin}")
 
 
 def check_retracing(f: Facts) -> Check:
@@ -599,36 +644,113 @@ def check_retracing(f: Facts) -> Check:
 
 
 def check_optimizer(f: Facts) -> Check:
-    """Keras 2.11-2.15 on an Apple-silicon Mac swap in the legacy optimizers (slow new ones)."""
+    """What the Keras in use does with optimizers on Apple silicon (from each version's source).
+
+    Keras 2.11 has no Apple check; 2.12-2.13 swap every optimizer for its legacy version;
+    2.14-2.15 and tf-keras swap names ("adam") only; Keras 3 has no legacy optimizers.
+    """
     if not is_arm_mac(f):
         return Check("optimizer", Status.SKIP, "applies to Apple-silicon Macs")
     tf = tf_version(f)
     which, version = keras_in_use(f)
     if not tf or not version:
         return Check("optimizer", Status.SKIP, "no Keras installed")
-    if which == "keras" and version_tuple(version) >= (3,):
+    keras = version_tuple(version)
+    label = f"{'tf-keras' if which == 'tf-keras' else 'Keras'} {version}"
+    if which == "keras" and keras >= (3,):
         return Check(
             "optimizer",
             Status.PASS,
-            f"Keras {version}: the Keras 2.11-2.15 switch to legacy optimizers does not apply",
+            f"{label}: Keras 3 has no legacy optimizers and no Apple-silicon fallback",
+            note="Keras 3's optimizers update weights with many small operations and never call "
+            "the plugin's fused ResourceApplyAdam, the cause Apple's engineer gave for slow "
+            "optimizers on Metal; whether Keras 3 is slow for that reason has not been measured. "
+            f"Keras 3 is not a cure for slow optimizers (see the stack check and {SETUP})",
+            source=OPTIMIZER_ISSUE,
         )
-    if which == "keras" and (2, 11) <= version_tuple(version) < (2, 16):
+    if which == "keras" and keras[:2] == (2, 11):
         return Check(
             "optimizer",
             Status.WARN,
-            f"Keras {version} on Apple silicon: the 2.11+ optimizers run slowly here (Apple "
-            "reported up to 3x and more), so Keras silently uses the legacy ones; AdamW has none",
-            fix="use a legacy optimizer explicitly, e.g. tf.keras.optimizers.legacy.Adam(), "
-            f"or move to the pinned TensorFlow and Keras 3: {install_command(f)}",
+            f"{label}: its new optimizers compile with XLA when a GPU is listed, which Metal "
+            "cannot do (`could not find registered platform with id`); it has no Apple fallback",
+            fix="use tf.keras.optimizers.legacy.Adam() (or the legacy version of yours), or "
+            f"install the recommended stack: {install_command(f)}",
             guide=VERSIONS,
-            source=OPTIMIZER_ISSUE,
+            source=KERAS_211_XLA_ISSUE,
         )
-    if which == "keras":
-        return Check("optimizer", Status.PASS, f"Keras {version}: older than the 2.11 optimizers")
+    if which == "keras" and (2, 12) <= keras < (2, 14):
+        return Check(
+            "optimizer",
+            Status.PASS,
+            f"{label}: swaps every optimizer for its legacy version on Apple silicon, with the "
+            "warning 'Falling back to the legacy Keras optimizer'",
+            note="AdamW has no legacy version, so it fails under the fallback; saving and "
+            "loading optimizer state is also reported to break",
+            source=ADAMW_ISSUE,
+        )
+    if which == "tf-keras" or (2, 14) <= keras < (3,):
+        return Check(
+            "optimizer",
+            Status.PASS,
+            f'{label}: optimizer names such as optimizer="adam" get the legacy optimizers on '
+            "Apple silicon; instances such as tf.keras.optimizers.Adam() do not",
+            note="pass a name or a tf.keras.optimizers.legacy.* instance: Keras warns that the "
+            "newer optimizers run slowly on M1/M2; AdamW has no legacy version",
+            source=KERAS_2_14_OPTIMIZERS,
+        )
+    return Check("optimizer", Status.PASS, f"{label}: older than the 2.11 optimizers")
+
+
+def check_stack(f: Facts) -> Check:
+    """Which of the Set up page's Mac stacks this is (data/mac_stacks.json), and its problems."""
+    name = "mac stack"
+    if not is_arm_mac(f):
+        return Check(name, Status.SKIP, "applies to Apple-silicon Macs (native arm64)")
+    tf = tf_version(f)
+    if not tf:
+        return Check(name, Status.SKIP, "no TensorFlow installed")
+    which, keras_version = keras_in_use(f)
+    if which == "tf-keras":
+        family = "keras2"
+    elif keras_version:
+        family = "keras3" if version_tuple(keras_version) >= (3,) else "keras2"
+    else:
+        family = "keras3" if version_tuple(tf) >= (2, 16) else "keras2"
+    metal = f.packages.get("tensorflow-metal")
+    keras_text = f"{which} {keras_version or '?'}"
+    found = f"TensorFlow {tf}, {keras_text}, tensorflow-metal {metal or 'not installed'}"
+    stack = mac_stacks.identify(tf, metal, family)
+    recommended = mac_stacks.recommended()
+    fix = f"the recommended stack: {mac_stacks.install_command(recommended)}"
+    if stack is None:
+        return Check(
+            name,
+            Status.WARN,
+            f"{found}: none of the stacks compared on the Set up page",
+            fix=fix,
+            guide=SETUP,
+        )
+    if mac_stacks.is_warned(stack):
+        issues = "; ".join(issue["text"] for issue in stack["known_issues"])
+        first = stack["known_issues"][0]["sources"][0]
+        return Check(
+            name,
+            Status.WARN,
+            f"{found} is the stack '{stack['name']}', with reported problems: {issues}",
+            fix=fix,
+            guide=SETUP,
+            source=mac_stacks.load()["sources"][first],
+        )
+    what = "the recommended stack" if stack["advice"] == "recommended" else "a listed stack"
     return Check(
-        "optimizer",
-        Status.SKIP,
-        f"tf-keras {version}: the sources cover Keras 2.11-2.15 only; not checked",
+        name,
+        Status.PASS,
+        f"{found}: {what}, '{stack['name']}'",
+        note="no stack is known to give the GPU the same results as the CPU: check your model "
+        f"with the snippet on {CORRECTNESS}"
+        if metal
+        else None,
     )
 
 
@@ -684,22 +806,39 @@ def check_xla(f: Facts) -> Check:
 
 
 def check_memory(f: Facts) -> Check:
-    """Total RAM, and whether swap is in use."""
-    if f.ram_bytes is None and f.swap_used_bytes is None:
-        return Check("memory", Status.SKIP, "RAM and swap unknown")
+    """Memory pressure, as the system reports it; swap in use alone is not a shortage."""
+    if f.ram_bytes is None and f.swap_used_bytes is None and f.memory_pressure is None:
+        return Check("memory", Status.SKIP, "RAM, swap and memory pressure unknown")
     ram = f"{size(f.ram_bytes)} RAM"
-    if f.swap_used_bytes:
+    if f.swap_used_bytes is None:
+        swap = "swap use unknown"
+    elif f.swap_used_bytes:
+        swap = f"{size(f.swap_used_bytes)} of swap in use"
+    else:
+        swap = f"no swap in use ({_swap_size(f)})"
+    detail = f" ({f.memory_pressure_detail})" if f.memory_pressure_detail else ""
+    if f.memory_pressure in ("warning", "critical"):
         return Check(
             "memory",
             Status.WARN,
-            f"{ram}; {size(f.swap_used_bytes)} of swap in use: memory is short",
+            f"{ram}; memory pressure {f.memory_pressure}{detail}; {swap}",
             fix="close other programs before training or measuring, or use smaller batches",
             guide=MEMORY,
+            source=MEMORY_PRESSURE_SOURCE if is_mac(f) else None,
         )
-    if f.swap_used_bytes is None:
-        return Check("memory", Status.PASS, f"{ram}; swap use unknown")
-    swap = f"swap size {size(f.swap_total_bytes)}" if f.swap_total_bytes else "no swap configured"
-    return Check("memory", Status.PASS, f"{ram}; no swap in use ({swap})")
+    if f.memory_pressure == "normal":
+        return Check("memory", Status.PASS, f"{ram}; memory pressure normal{detail}; {swap}")
+    return Check(
+        "memory",
+        Status.PASS,
+        f"{ram}; {swap}; memory pressure unknown",
+        note="the doctor judges memory by pressure, not by swap in use: a system can keep "
+        "some swap while memory is plentiful",
+    )
+
+
+def _swap_size(f: Facts) -> str:
+    return f"swap size {size(f.swap_total_bytes)}" if f.swap_total_bytes else "no swap configured"
 
 
 def check_disk(f: Facts) -> Check:
@@ -745,8 +884,9 @@ def check_cpu(f: Facts) -> Check:
             "cpu",
             Status.FAIL,
             f"{found}; no AVX, which TensorFlow's x86 builds use",
-            fix="use a CPU, VM or emulator setting that provides AVX (e.g. QEMU `-cpu host`)",
+            fix=container_fix(),
             guide=ROSETTA,
+            source=AVX_IN_CONTAINER_ISSUE,
         )
     return Check("cpu", Status.PASS, found)
 
@@ -786,6 +926,7 @@ RULES: tuple[Callable[[Facts], Check], ...] = (
     check_devices,
     check_keras,
     check_retracing,
+    check_stack,
     check_optimizer,
     check_float64,
     check_xla,
