@@ -18,6 +18,7 @@ from scripts import (
     compatibility,
     cpu_features,
     mac_stacks,
+    plain_text,
     results,
     results_page,
     tables,
@@ -37,7 +38,12 @@ def render_all(
     reference: list[dict],
     root: Path = ROOT,
 ) -> dict[str, str]:
-    """Every generated file, as {path relative to docs/_generated: text}."""
+    """Every generated file, as {path relative to docs/_generated: text}.
+
+    Strings from results files are untrusted: pages get them escaped (plain_text), and charts
+    get them raw, because the SVG writer escapes text itself.
+    """
+    raw_data, all_data = all_data, [plain_text.escaped_results(data) for data in all_data]
     files: dict[str, str] = {
         "machines.md": tables.machines_table(all_data),
         "results/measured.md": results_page.measured_section(all_data, root),
@@ -47,7 +53,7 @@ def render_all(
     }
     for snippet in snippets_in(all_data):
         tables_md, overlap_md, outputs_md, series = [], [], [], []
-        for data in all_data:
+        for data, raw in zip(all_data, raw_data, strict=True):
             entries = tables.snippet_entries(data, snippet)
             if not entries:
                 continue
@@ -62,7 +68,7 @@ def render_all(
                 (e["variant"], e["stats"]["median_s"], e["stats"]["q1_s"], e["stats"]["q3_s"])
                 for e in entries
             ]
-            series.append((data["machine"]["description"], rows))
+            series.append((raw["machine"]["description"], rows))
         files[f"{snippet}.table.md"] = "\n".join(tables_md)
         files[f"{snippet}.first-call.md"] = tables.snippet_first_call_table(all_data, snippet)
         files[f"{snippet}.svg"] = charts.median_chart(f"snippets/{snippet}.py", series)

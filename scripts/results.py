@@ -10,6 +10,8 @@ import re
 import tempfile
 from pathlib import Path
 
+from scripts import plain_text
+
 SCHEMA_VERSION = 1
 RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
 
@@ -33,6 +35,9 @@ MACHINE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")
 SNIPPET_NAME = re.compile(r"[a-z0-9_]+/[a-z0-9_]+")
 VARIANT_NAME = re.compile(r"[a-z0-9_]+")
 SHA256 = re.compile(r"[0-9a-f]{64}")
+CPU_FEATURE = re.compile(r"[a-z0-9_.]{1,40}")
+# Where the snippet was (relative to the project, or absolute for one outside it); no "..".
+SNIPPET_PATH = re.compile(r"/?(?!\.\.(/|$))[\w.\-]+(?:/(?!\.\.(/|$))[\w.\-]+)*\.py")
 MACHINE_TEXT = ("description", "os", "os_version", "arch", "cpu_model")
 MACHINE_COUNTS = (
     "logical_cores", "physical_cores", "performance_cores", "efficiency_cores", "ram_bytes",
@@ -111,12 +116,29 @@ def check_stats(stats: object, where: str) -> None:
 
 
 def _text(value: object, where: str, limit: int = MAX_TEXT, pattern=None) -> None:
+    """A string within the limit that matches pattern, or, with no pattern, plain text."""
     if not isinstance(value, str):
         raise ResultsError(f"{where}: expected text, got {type(value).__name__}")
     if len(value) > limit:
         raise ResultsError(f"{where}: longer than {limit} characters")
     if pattern is not None and not pattern.fullmatch(value):
         raise ResultsError(f"{where}: {value[:40]!r} does not match {pattern.pattern}")
+    why = plain_text.problem(value) if pattern is None else None
+    if why:
+        raise ResultsError(f"{where}: {why}")
+
+
+def _plain_values(mapping: object, where: str) -> None:
+    """Every string inside an object (keys included) is plain text; numbers and flags pass."""
+    if isinstance(mapping, dict):
+        for key, value in mapping.items():
+            _text(key, f"{where} key")
+            _plain_values(value, f"{where}.{key}")
+    elif isinstance(mapping, list):
+        for number, value in enumerate(mapping):
+            _plain_values(value, f"{where}[{number}]")
+    elif isinstance(mapping, str):
+        _text(mapping, where)
 
 
 def _optional(check_value, value: object, where: str, *args) -> None:
@@ -148,6 +170,11 @@ def check_machine(machine: object, where: str) -> None:
         raise ResultsError(f"{where}.tf_devices: expected a list of device names")
     for number, device in enumerate(devices):
         _text(device, f"{where}.tf_devices[{number}]")
+    features = machine.get("cpu_features", [])
+    if not isinstance(features, list) or len(features) > 512:
+        raise ResultsError(f"{where}.cpu_features: expected a list of feature names")
+    for number, feature in enumerate(features):
+        _text(feature, f"{where}.cpu_features[{number}]", pattern=CPU_FEATURE)
 
 
 def check_entry(key: str, entry: object, where: str) -> None:
@@ -158,7 +185,9 @@ def check_entry(key: str, entry: object, where: str) -> None:
     if key != f"{entry['snippet']}:{entry['variant']}":
         raise ResultsError(f"{where}: key must be '<snippet>:<variant>'")
     _text(entry["snippet_sha256"], f"{where}.snippet_sha256", pattern=SHA256)
-    for field in ("label", "baseline", "size", "date"):
+    _optional(_text, entry.get("snippet_path"), f"{where}.snippet_path", MAX_TEXT, SNIPPET_PATH)
+    _text(entry["baseline"], f"{where}.baseline", pattern=VARIANT_NAME)
+    for field in ("label", "size", "date"):
         _text(entry[field], f"{where}.{field}")
     _optional(_text, entry["commit"], f"{where}.commit")
     _optional(_flag, entry["dirty"], f"{where}.dirty")
@@ -167,6 +196,7 @@ def check_entry(key: str, entry: object, where: str) -> None:
         _optional(_text, version, f"{where}.software.{name}")
     if not isinstance(entry["method"], dict):
         raise ResultsError(f"{where}.method: expected an object")
+    _plain_values(entry["method"], f"{where}.method")
     check_stats(entry["stats"], f"{where}.stats")
 
 
@@ -190,7 +220,15 @@ def check(data: object, name: str) -> None:
     for snippet, output in outputs.items():
         where = f"{name}: outputs[{snippet[:80]!r}]"
         _require(output, ("text", "date", "snippet_sha256"), where)
-        _text(output["text"], f"{where}.text", MAX_OUTPUT_TEXT)
+        if not isinstance(output["text"], str) or len(output["text"]) > MAX_OUTPUT_TEXT:
+            raise ResultsError(
+                f"{where}.text: expected text of at most {MAX_OUTPUT_TEXT} characters"
+            )
+        why = plain_text.output_problem(output["text"])
+        if why:
+            raise ResultsError(f"{where}.text: {why}")
+        _text(output["date"], f"{where}.date")
+        _text(output["snippet_sha256"], f"{where}.snippet_sha256", pattern=SHA256)
 
 
 def load_or_new(path: Path, machine: dict) -> dict:

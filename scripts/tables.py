@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scripts import plain_text
 from scripts.provenance import file_sha256
 
 NOISY_MARK = " (noisy)"
@@ -198,7 +199,7 @@ def output_block(data: dict, snippet: str) -> str | None:
         return None
     return (
         f"Output of `python snippets/{snippet}.py` on {data['machine']['description']}, "
-        f"{output['date'][:10]}:\n\n```text\n{output['text'].rstrip()}\n```\n"
+        f"{plain_text.escape(output['date'][:10])}:\n\n{plain_text.fence(output['text'].rstrip())}"
     )
 
 

@@ -110,3 +110,62 @@ def test_cli_accepts_the_committed_results(root, child_env):
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "valid" in done.stdout
+
+
+def entry(d):
+    return d["entries"][key_of(d)]
+
+
+def first_output(d):
+    return next(iter(d["outputs"].values()))
+
+
+# Strings a stranger's pull request could carry into the site, the field, and the words
+# `make validate` must answer with. Each must be refused before it reaches a page.
+HOSTILE = {
+    "script tag": (lambda d, s: d["machine"].update(description=s), "<script>alert(1)</script>", "machine.description: only plain text"),
+    "img onerror": (lambda d, s: d["machine"].update(cpu_model=s), "<img src=x onerror=alert(3)>", "machine.cpu_model: only plain text"),
+    "markdown js link": (lambda d, s: d["machine"].update(description=s), "[link](javascript:alert(2))", "would make a Markdown link"),
+    "markdown image": (lambda d, s: d["machine"].update(os_version=s), "![x](http://evil/x.png)", "would make a Markdown link"),
+    "bold markup": (lambda d, s: d["machine"].update(description=s), "**bold**", "found '*'"),
+    "html entity": (lambda d, s: d["machine"].update(os=s), "&lt;script&gt;", "found '&'"),
+    "svg onload": (lambda d, s: d["machine"].update(arch=s), "<svg onload=alert(4)>", "machine.arch: only plain text"),
+    "attribute break": (lambda d, s: d["machine"].update(os_version=s), '" onmouseover="alert(5)', "'onmouseover=' is script in HTML"),
+    "bare js url": (lambda d, s: d["machine"].update(description=s), "see javascript:alert(1)", "'javascript:' is script in HTML"),
+    "iframe device": (lambda d, s: d["machine"].update(tf_devices=[s]), "<iframe src=javascript:alert(6)>", "tf_devices[0]: only plain text"),
+    "code span label": (lambda d, s: entry(d).update(label=s), "`rm -rf`", "label: only plain text"),
+    "table pipe": (lambda d, s: entry(d).update(label=s), "a | b", "found '|'"),
+    "attr_list": (lambda d, s: entry(d).update(label=s), "x {: onclick=alert(8) }", "found '{'"),
+    "control char": (lambda d, s: d["machine"].update(description=s), "Mac\x1b[31m", "found '\\x1b'"),
+    "newline": (lambda d, s: d["machine"].update(description=s), "line\n# heading", "found '\\n'"),
+    "footnote": (lambda d, s: entry(d).update(label=s), "x[^1]", "found '^'"),
+    "emphasis": (lambda d, s: entry(d).update(label=s), "__init__ trick", "would make Markdown emphasis"),
+    "software version": (lambda d, s: entry(d)["software"].update(keras=s), "3.10<script>", "software.keras: only plain text"),
+    "method text": (lambda d, s: entry(d)["method"].update(timer=s), "<b>t</b>", "method.timer: only plain text"),
+    "baseline": (lambda d, s: entry(d).update(baseline=s), "x<y", "baseline: 'x<y' does not match"),
+    "cpu feature": (lambda d, s: d["machine"].update(cpu_features=[s]), "avx<script>", "cpu_features[0]"),
+    "snippet path": (lambda d, s: entry(d).update(snippet_path=s), "../../etc/passwd.py", "snippet_path"),
+    "output control char": (lambda d, s: first_output(d).update(text=s), "ok\x07bell", "control character"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_hostile_strings_are_refused_with_the_field_named(case, tmp_path, good):
+    mutate, value, expected = HOSTILE[case]
+    mutate(good, value)
+    path = put(tmp_path, good)
+    problems = validate.validate([path])
+    assert any(expected in p for p in problems), problems
+    assert all(str(path) in p for p in problems)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["Apple M1 Pro, 10-core CPU (8P+2E), 16 GB", "Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz",
+     "macOS 15.1 (24B83)", "tf.config.set_visible_devices([], 'GPU') before the runtime starts",
+     "one model.train_on_batch call (Dense 512 -> 10, batch 32)", "Ryzen™ 9 – naïve"],
+)  # fmt: skip
+def test_ordinary_machine_names_and_labels_pass(value, tmp_path, good):
+    good["machine"]["description"] = value
+    entry(good)["label"] = value
+    assert validate.validate([put(tmp_path, good)]) == []

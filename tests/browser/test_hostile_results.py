@@ -1,0 +1,127 @@
+"""A results file from a stranger cannot put markup, links or scripts on the site.
+
+The hostile file skips validation on purpose (json.loads, not results.read): it stands for a
+file that slipped past `make validate`, so the renderer's escaping alone must keep it text.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from scripts import claims, render, results_page
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SCRIPT = "<script>alert(1)</script>"
+IMAGE = "<img src=x onerror=alert(3)>"
+LINK = "[link](javascript:alert(2))"
+HOSTILE = {
+    "description": f"{SCRIPT} **bold** {LINK}",
+    "cpu_model": IMAGE,
+    "os_version": '<svg onload=alert(4)> " onmouseover="alert(5)',
+    "tf_devices": ["<iframe src=javascript:alert(6)>"],
+}
+HOSTILE_LABEL = "<a href='javascript:alert(7)'>x</a> | `code` {: onclick=alert(8) }"
+HOSTILE_OUTPUT = "fine\n```\n<script>alert(9)</script>\n```"
+PAGES = ["", "results/", "input-pipeline/", "measuring/", "claims/", "memory/"]
+
+
+def hostile_copy(real: dict) -> dict:
+    data = json.loads(json.dumps(real))
+    data["machine"].update(HOSTILE)
+    for entry in data["entries"].values():
+        entry["label"] = HOSTILE_LABEL
+    for output in data.get("outputs", {}).values():
+        output["text"] = HOSTILE_OUTPUT
+    return data
+
+
+@pytest.fixture(scope="module")
+def hostile_site(browser_available, tmp_path_factory) -> Path:
+    """A copy of the project whose first results file is hostile, rendered and built."""
+    copy = tmp_path_factory.mktemp("hostile") / "project"
+    ignore = shutil.ignore_patterns(".venv", ".git", "site", "test-output", "*.pyc")
+    shutil.copytree(ROOT, copy, ignore=ignore)
+    files = sorted((copy / "results").glob("*.json"))
+    all_data = [json.loads(path.read_text(encoding="utf-8")) for path in files]
+    all_data[0] = hostile_copy(all_data[0])
+    files[0].write_text(json.dumps(all_data[0]), encoding="utf-8")
+    rendered = render.render_all(
+        all_data, claims.load(copy / "data" / "claims"), results_page.load_reference(), copy
+    )
+    out_dir = copy / "docs" / "_generated"
+    for name, text in rendered.items():
+        (out_dir / name).parent.mkdir(parents=True, exist_ok=True)
+        (out_dir / name).write_text(text, encoding="utf-8")
+    site = copy / "site"
+    # Not --strict: the real build's strictness is tested elsewhere; this build checks only
+    # what a hostile file does to the pages.
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--no-strict", "--site-dir", str(site)],
+        cwd=copy, capture_output=True, text=True, check=False,
+        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return site
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
+        pass
+
+
+@pytest.fixture(scope="module")
+def hostile_url(hostile_site):
+    handler = functools.partial(QuietHandler, directory=str(hostile_site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/"
+    server.shutdown()
+    server.server_close()
+
+
+# Every element that carries an on* attribute, a javascript: URL, or is a script/iframe/svg
+# the page did not ship (Material's own scripts have a src under assets/ or are JSON data).
+FIND_INJECTED = """() => {
+  const found = [];
+  for (const el of document.querySelectorAll('*')) {
+    for (const attr of el.attributes) {
+      const value = attr.value.trim().toLowerCase();
+      if (attr.name.startsWith('on')) found.push(el.tagName + ' ' + attr.name);
+      if (value.startsWith('javascript:')) found.push(el.tagName + ' ' + attr.name + '=' + value);
+    }
+    if (el.tagName === 'SCRIPT' && /alert\\(/.test(el.textContent)) found.push('SCRIPT alert');
+    if (el.tagName === 'IFRAME') found.push('IFRAME');
+  }
+  return found;
+}"""
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_hostile_strings_render_as_text(context, hostile_url, path):
+    page = context.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    try:
+        response = page.goto(hostile_url + path, wait_until="load")
+        assert response is not None and response.status == 200
+        page.wait_for_timeout(300)
+        injected = page.evaluate(FIND_INJECTED)
+        text = page.inner_text("body")
+    finally:
+        page.close()
+    assert not dialogs, f"/{path}: a script from the results file ran: {dialogs}"
+    assert not injected, f"/{path}: elements from the results file: {injected}"
+    if path in ("", "results/"):
+        # The strings are there, shown as the text they are.
+        assert SCRIPT in text and "**bold**" in text and LINK in text, text[:2000]
