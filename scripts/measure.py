@@ -8,6 +8,7 @@ is rewritten atomically after each snippet, so an interrupted run loses nothing 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import json
 import os
 import subprocess
@@ -169,6 +170,38 @@ def format_row(key: str, stats: dict) -> str:
     )
 
 
+# One measuring run at a time on this machine: a second would load the cores being timed.
+def run_lock_path() -> Path:
+    """Machine-wide, so a run into a scratch --results-dir counts too ($MEASURE_LOCK moves it)."""
+    default = Path(tempfile.gettempdir()) / "tf-guide-measure.lock"
+    return Path(os.environ.get("MEASURE_LOCK") or default)
+
+
+def hold_run_lock() -> object | None:
+    """The open lock file while this run holds the machine, or None if another run does."""
+    path = run_lock_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle = open(path, "a+")  # held open (and locked) for the whole run
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip() or "unknown"
+        handle.close()
+        print(
+            f"error: another measuring run (process {holder}) is using this machine "
+            f"({path}); wait for it to finish, since two runs would slow each other's "
+            "timings. Nothing was measured.",
+            file=sys.stderr,
+        )
+        return None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(str(os.getpid()))
+    handle.flush()
+    return handle
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
@@ -179,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         print("\n".join(s.name for s in selected))
         return 0
+    lock = hold_run_lock()
+    if lock is None:
+        return 2
     method = method_for(args)
     results_dir = args.results_dir or (QUICK_RESULTS_DIR if args.quick else results.RESULTS_DIR)
     machine = provenance.collect_machine()
@@ -224,9 +260,13 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 output.update(snippet_sha256=provenance.file_sha256(snippet.path), date=date)
         if entries or output:
-            results.merge_snippet(
-                path, machine, snippet.name, entries, report.get("variant_order"), output
-            )
+            try:
+                results.merge_snippet(
+                    path, machine, snippet.name, entries, report.get("variant_order"), output
+                )
+            except results.ResultsError as error:
+                failures.append(f"{error}; measuring stopped, earlier snippets are kept")
+                break
     minutes = (time.perf_counter() - started) / 60
     print(f"\nSummary ({minutes:.1f} min, medians of timed runs; NOISY = IQR/median > 10%):")
     print("\n".join(summary) or "  (nothing measured)")

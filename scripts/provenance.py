@@ -169,11 +169,17 @@ def machine_id(machine: dict) -> str:
     return "-".join(parts)
 
 
+# What changes the numbers: two machines that differ in any of these never share a file.
+IDENTITY_FIELDS = ("cpu_model", "arch", "os", "logical_cores", "physical_cores",
+                   "performance_cores", "efficiency_cores", "gpu_cores")  # fmt: skip
+
+
 def fingerprint(machine: dict) -> str:
-    """Six hex digits that differ between machines sharing an id but not their hardware."""
+    """Six hex digits from the hardware that changes results: CPU model, vector and matrix
+    features (AVX-512 and its parts, AMX...), core counts, GPU cores and RAM (whole GiB)."""
     ram_gib = round((machine.get("ram_bytes") or 0) / 2**30)
-    facts = [machine["cpu_model"], machine["arch"], machine["os"], machine.get("logical_cores"),
-             machine.get("gpu_cores"), ram_gib]  # fmt: skip
+    facts = [machine.get(field) for field in IDENTITY_FIELDS]
+    facts += [ram_gib, " ".join(sorted(machine.get("cpu_features") or []))]
     return hashlib.sha256("|".join(map(str, facts)).encode()).hexdigest()[:6]
 
 

@@ -10,7 +10,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from scripts import plain_text
+from scripts import plain_text, provenance
 
 SCHEMA_VERSION = 1
 RESULTS_DIR = Path(__file__).resolve().parent.parent / "results"
@@ -256,6 +256,13 @@ def merge_snippet(
     with open(path.with_name(f".{path.name}.lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         data = load_or_new(path, machine)
+        if data["entries"] and provenance.fingerprint(data["machine"]) != provenance.fingerprint(
+            machine
+        ):
+            raise ResultsError(
+                f"{path}: holds results of another machine ({data['machine']['description']}); "
+                "this machine's results need their own file"
+            )
         if variants is not None:
             for key in [k for k in data["entries"] if k.split(":", 1)[0] == snippet]:
                 if key.split(":", 1)[1] not in variants:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 
 import pytest
@@ -172,3 +173,19 @@ def test_another_machine_with_the_same_id_gets_a_suffixed_file(snippets_dir, tmp
     # measuring again finds its own suffixed file, not a third one
     assert run_measure(snippets_dir, out_dir, "--only", "demo/good", "--no-output") == 0
     assert len(list(out_dir.glob("*.json"))) == 2
+
+
+def test_a_second_run_is_refused_while_one_holds_the_machine(
+    snippets_dir, tmp_path, capsys, monkeypatch
+):
+    monkeypatch.setenv("MEASURE_LOCK", str(tmp_path / "measure.lock"))
+    first = measure.hold_run_lock()
+    assert first is not None
+    try:
+        assert run_measure(snippets_dir, tmp_path / "out", "--only", "demo/good") == 2
+        err = capsys.readouterr().err
+        assert "another measuring run" in err and str(os.getpid()) in err
+        assert not (tmp_path / "out").exists()  # nothing measured, nothing written
+    finally:
+        first.close()
+    assert run_measure(snippets_dir, tmp_path / "out", "--only", "demo/good", "--no-output") == 0

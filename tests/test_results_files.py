@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from scripts import results
+from scripts import provenance, results
 
 
 def test_committed_results_validate(committed_results):
@@ -94,3 +94,60 @@ def test_merge_keeps_other_snippets_and_drops_removed_variants(tmp_path, good):
     assert data["entries"][key] == new
     assert others <= set(data["entries"])  # entries of other snippets are kept
     assert [k for k in data["entries"] if k.startswith(snippet + ":")] == [key]
+
+
+AVX2_EPYC = {
+    "cpu_model": "AMD EPYC", "arch": "x86_64", "os": "Linux", "logical_cores": 2,
+    "physical_cores": 2, "performance_cores": None, "efficiency_cores": None, "gpu_cores": None,
+    "ram_bytes": 25276063744, "cpu_features": ["avx", "avx2", "fma", "sse4_2"],
+}  # fmt: skip
+AVX512_EPYC = dict(
+    AVX2_EPYC,
+    cpu_features=["avx", "avx2", "avx512_bf16", "avx512_vnni", "avx512f", "fma", "sse4_2"],
+)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"cpu_features": AVX512_EPYC["cpu_features"]},  # the two EPYCs of issue 10
+        {"cpu_features": ["avx", "avx2", "amx_tile", "fma"]},
+        {"physical_cores": 1},
+        {"performance_cores": 8, "efficiency_cores": 2},
+        {"gpu_cores": 16},
+        {"ram_bytes": 2 * AVX2_EPYC["ram_bytes"]},
+        {"cpu_model": "AMD EPYC 9R14"},
+    ],
+)
+def test_machines_that_differ_in_what_changes_numbers_differ_in_fingerprint(change):
+    assert provenance.fingerprint(dict(AVX2_EPYC, **change)) != provenance.fingerprint(AVX2_EPYC)
+
+
+def test_fingerprint_ignores_feature_order_and_ram_rounding():
+    shuffled = dict(AVX2_EPYC, cpu_features=list(reversed(AVX2_EPYC["cpu_features"])))
+    assert provenance.fingerprint(shuffled) == provenance.fingerprint(AVX2_EPYC)
+    nudged = dict(AVX2_EPYC, ram_bytes=AVX2_EPYC["ram_bytes"] + 4096)
+    assert provenance.fingerprint(nudged) == provenance.fingerprint(AVX2_EPYC)
+
+
+def test_the_avx512_epyc_gets_its_own_file_next_to_the_avx2_one(tmp_path, good):
+    avx2 = dict(good["machine"], **AVX2_EPYC, id="amd-epyc-2cpu-linux")
+    avx512 = dict(avx2, cpu_features=AVX512_EPYC["cpu_features"])
+    results.write_json_atomic(tmp_path / "amd-epyc-2cpu-linux.json", dict(good, machine=avx2))
+    assert provenance.distinct_id(avx2, tmp_path) == "amd-epyc-2cpu-linux"
+    assert provenance.distinct_id(avx512, tmp_path) == (
+        f"amd-epyc-2cpu-linux-{provenance.fingerprint(avx512)}"
+    )
+
+
+def test_a_merge_never_puts_a_machine_over_another_machines_entries(tmp_path, good):
+    avx2 = dict(good["machine"], **AVX2_EPYC, id="amd-epyc-2cpu-linux")
+    avx512 = dict(avx2, cpu_features=AVX512_EPYC["cpu_features"])
+    path = tmp_path / "amd-epyc-2cpu-linux.json"
+    results.write_json_atomic(path, dict(good, machine=avx2))
+    before = path.read_bytes()
+    key = first_key(good)
+    snippet, variant = key.split(":", 1)
+    with pytest.raises(results.ResultsError, match="holds results of another machine"):
+        results.merge_snippet(path, avx512, snippet, {key: good["entries"][key]}, [variant], None)
+    assert path.read_bytes() == before
