@@ -5,6 +5,10 @@ A claim's evidence names two results entries and the speed-up range the verdict 
 first, untimed run is used instead of its median: naming one entry twice then gives its
 first-call / warmed-up-median ratio. tests/test_claims.py checks every such range
 against every machine's current results, so a verdict cannot drift from the numbers.
+
+An evidence item marked `analogue: true` was measured on machines that cannot test the Mac
+claim (no Mac, no Metal GPU); its one-line `shows:` says what it does show, and pages label
+it as an analogue, never as a measurement of the claim.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ VERDICTS = {
     "wrong": "failure",
     "wrong here": "failure",
     "cannot be tested here": "info",
+    "reported": "note",
 }
+ANALOGUE_NOTE = "(not a test of the Mac claim)"
 
 
 class ClaimsError(ValueError):
@@ -59,6 +65,10 @@ def check(claim: dict, where: str) -> None:
             raise ClaimsError(f"{where}: evidence needs variant, baseline, at_least/below")
         if evidence.get("baseline_stat", "median_s") not in BASELINE_STATS:
             raise ClaimsError(f"{where}: baseline_stat must be one of {BASELINE_STATS}")
+        if evidence.get("analogue", False) not in (True, False):
+            raise ClaimsError(f"{where}: analogue must be true or false")
+        if evidence.get("analogue") and not str(evidence.get("shows", "")).strip():
+            raise ClaimsError(f"{where}: an analogue needs `shows`, what it does show")
     for source in claim.get("sources", []):
         if not isinstance(source, dict) or not {"title", "url"} <= set(source):
             raise ClaimsError(f"{where}: each source needs a title and a url")
@@ -99,18 +109,31 @@ def page_fragment(claims: list[dict], all_data: list[dict], page: str, root: Pat
             lines += ["", f"    *Sources:* {source_links(claim)}"]
         for evidence in claim.get("evidence", []):
             variant, baseline = (short_name(evidence[k]) for k in ("variant", "baseline"))
+            shown = False
             for data in all_data:
                 ratio = speedup(data, evidence, root)
                 if ratio is None:
                     continue
+                shown = True
+                needs = "its range:" if evidence.get("analogue") else "the verdict needs"
                 lines += [
                     "",
-                    f"    *Measured on {data['machine']['description']}:* "
+                    f"    {evidence_label(evidence, data)} "
                     f"{compared(evidence, variant, baseline)}: "
-                    f"{ratio:.2f}× (the verdict needs {expectation_words(evidence)}).",
+                    f"{ratio:.2f}× ({needs} {expectation_words(evidence)}).",
                 ]
+            if shown and evidence.get("analogue"):
+                lines += ["", f"    *What the analogue shows:* {evidence['shows'].strip()}"]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
+
+
+def evidence_label(evidence: dict, data: dict) -> str:
+    """'*Measured on M:*', or for an analogue '*Analogue measured on M (not a test ...):*'."""
+    machine = data["machine"]["description"]
+    if evidence.get("analogue"):
+        return f"*Analogue measured on {machine} {ANALOGUE_NOTE}:*"
+    return f"*Measured on {machine}:*"
 
 
 def short_name(entry_id: str) -> str:
@@ -149,7 +172,14 @@ def summary_table(claims: list[dict], all_data: list[dict], root: Path = ROOT) -
             variant, baseline = (short_name(item[k]) for k in ("variant", "baseline"))
             for data in all_data:
                 ratio = speedup(data, item, root)
-                if ratio is not None:
+                if ratio is None:
+                    continue
+                if item.get("analogue"):
+                    evidence.append(
+                        f"{evidence_label(item, data)} {compared(item, variant, baseline)} "
+                        f"{ratio:.2f}×"
+                    )
+                else:
                     evidence.append(
                         f"measured: {compared(item, variant, baseline)} {ratio:.2f}× on "
                         f"{data['machine']['description']}"

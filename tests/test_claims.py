@@ -68,3 +68,80 @@ def test_claims_page_lists_every_claim(root):
     page = (root / "docs" / "_generated" / "claims" / "all.md").read_text()
     for claim in CLAIMS:
         assert f"| {claim['id']} |" in page, claim["id"]
+
+
+UNTESTABLE = ("cannot be tested here", "reported")
+
+
+def test_claims_that_cannot_be_tested_here_label_their_evidence_as_analogues():
+    """A verdict that rests on sources cannot show a measurement as if it tested the claim."""
+    for claim in CLAIMS:
+        if claim["verdict"] not in UNTESTABLE:
+            continue
+        for evidence in claim.get("evidence", []):
+            assert evidence.get("analogue") is True, (
+                f"{claim['id']} ({claim['verdict']}): evidence {evidence['variant']} must be "
+                "marked `analogue: true`, with `shows:` saying what it does show"
+            )
+            assert evidence["shows"].strip(), claim["id"]
+
+
+def test_an_analogue_needs_to_say_what_it_shows():
+    claim = {
+        "id": "C0a", "factor": "F0", "page": "p.md", "claim": "c", "verdict": "reported",
+        "why": "w", "evidence": [{"variant": "a:x", "baseline": "a:y", "below": 1.0,
+                                  "analogue": True}],
+    }  # fmt: skip
+    with pytest.raises(claims.ClaimsError, match="shows"):
+        claims.check(claim, "test")
+    claim["evidence"][0]["shows"] = "what it shows"
+    claims.check(claim, "test")
+
+
+def _measured_evidence(committed_results) -> dict:
+    """A real evidence item that at least one machine has current results for."""
+    for _claim_id, evidence in EVIDENCE:
+        if any(claims.speedup(data, evidence) is not None for data in committed_results):
+            return dict(evidence)
+    pytest.skip("no evidence item has current results")
+
+
+@pytest.mark.parametrize("analogue", [True, False])
+def test_an_analogue_never_renders_as_a_plain_measurement(analogue, committed_results):
+    evidence = _measured_evidence(committed_results)
+    evidence.pop("analogue", None)
+    evidence.pop("shows", None)
+    if analogue:
+        evidence.update(analogue=True, shows="what the analogue shows, in one line")
+    claim = {
+        "id": "C0a", "factor": "F0", "page": "p.md", "claim": "c", "verdict": "reported",
+        "why": "w", "evidence": [evidence],
+    }  # fmt: skip
+    fragment = claims.page_fragment([claim], committed_results, "p.md")
+    table = claims.summary_table([claim], committed_results)
+    if analogue:
+        assert "*Analogue measured on " in fragment and "*Analogue measured on " in table
+        assert claims.ANALOGUE_NOTE in fragment and claims.ANALOGUE_NOTE in table
+        assert "*Measured on " not in fragment and "measured: " not in table
+        assert "the verdict needs" not in fragment
+        assert "*What the analogue shows:* what the analogue shows, in one line" in fragment
+    else:
+        assert "*Measured on " in fragment and "measured: " in table
+        assert "Analogue" not in fragment and "Analogue" not in table
+
+
+def test_every_analogue_in_the_claims_renders_as_one(committed_results):
+    """On the pages and the claims table, each analogue's numbers carry the analogue label."""
+    table = claims.summary_table(CLAIMS, committed_results)
+    for claim in CLAIMS:
+        fragment = claims.page_fragment(CLAIMS, committed_results, claim["page"])
+        row = next(line for line in table.splitlines() if line.startswith(f"| {claim['id']} |"))
+        for evidence in claim.get("evidence", []):
+            names = [claims.short_name(evidence[k]) for k in ("variant", "baseline")]
+            shown = claims.compared(evidence, *names)
+            lines = [line.strip() for line in fragment.splitlines() if shown in line]
+            label = "*Analogue measured on " if evidence.get("analogue") else "*Measured on "
+            assert all(line.startswith(label) for line in lines), (claim["id"], lines)
+            cells = [cell for cell in row.split("<br>") if shown in cell]
+            if evidence.get("analogue"):
+                assert all("measured: " not in cell for cell in cells), (claim["id"], cells)
