@@ -52,7 +52,8 @@ def official_cell(version: str, data: dict) -> tuple[str, str]:
     rows = compatibility.official_rows(version, data)
     if not rows:
         return "not listed", ""
-    metals = sorted({_printed(r) for r in rows}, key=compatibility.version_tuple)
+    # Ties in version (1.1.0 as printed and as read) sort by text, so the output is stable.
+    metals = sorted({_printed(r) for r in rows}, key=lambda m: (compatibility.version_tuple(m), m))
     macos = sorted({r["macos"] for r in rows}, key=compatibility.version_tuple)
     notes = [r["features"] for r in rows if r["features"]]
     return f"{' / '.join(metals)} (macOS {' / '.join(macos)}+)", "; ".join(notes)

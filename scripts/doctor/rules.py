@@ -55,7 +55,10 @@ KERAS_2_14_OPTIMIZERS = (
     "https://github.com/keras-team/keras/blob/v2.14.0/keras/optimizers/__init__.py"
 )
 ADAMW_ISSUE = "https://github.com/keras-team/tf-keras/issues/176"
+# Users' advice for TensorFlow in an amd64 container on an Apple-silicon Mac: an arm64 image.
 AVX_IN_CONTAINER_ISSUE = "https://github.com/tensorflow/tensorflow/issues/52845"
+# TensorFlow's own AVX check message, seen under QEMU.
+AVX_GUARD_ISSUE = "https://github.com/tensorflow/tensorflow/issues/52972"
 MEMORY_PRESSURE_SOURCE = (
     "https://github.com/apple-oss-distributions/xnu/blob/main/bsd/kern/kern_memorystatus.c"
 )
@@ -311,7 +314,7 @@ def check_import(f: Facts) -> Check:
             "which this CPU (or its emulator) does not advertise",
             fix=arch_fix.fix if arch_fix.status is Status.FAIL else container_fix(),
             guide=ROSETTA,
-            source=AVX_IN_CONTAINER_ISSUE,
+            source=AVX_GUARD_ISSUE,
         )
     if crashed and -f.tf.returncode == signal.SIGILL:
         arch_fix = check_architecture(f)
