@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from scripts import project_files
+
 DATA = Path(__file__).resolve().parent.parent / "data" / "compatibility.json"
 
 
@@ -29,7 +31,7 @@ def minor(text: str | None) -> tuple[int, ...]:
 @cache
 def load(path: Path = DATA) -> dict:
     """Both tables as stored; tests and the versions page read the same file."""
-    return json.loads(path.read_text(encoding="utf-8"))
+    return json.loads(project_files.read_text(path))
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ import json
 from functools import cache
 from pathlib import Path
 
+from scripts import project_files
 from scripts.compatibility import minor, version_tuple
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "mac_stacks.json"
@@ -33,7 +34,7 @@ class StacksError(ValueError):
 @cache
 def load(path: Path = DATA) -> dict:
     """The file as stored, checked; tests and the Set up page read the same file."""
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = json.loads(project_files.read_text(path))
     check(data, path.name)
     return data
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 import subprocess
 import sys
@@ -17,10 +19,22 @@ INCLUDE = re.compile(r'--8<-- "(snippets/[^":]+\.py)(?::[\w-]+)?"')
 
 @pytest.fixture(scope="module")
 def built_site(tmp_path_factory, root) -> Path:
-    site = tmp_path_factory.mktemp("site")
+    """The site as a local build makes it: no repository address in the environment."""
+    return build(tmp_path_factory.mktemp("site"), root, {})
+
+
+REPOSITORY = {
+    "REPO_URL": "https://github.com/example-owner/tf-guide",
+    "SITE_URL": "https://example-owner.github.io/tf-guide/",
+    "EDIT_URI": "edit/main/docs/",
+}
+
+
+def build(site: Path, root: Path, repository: dict[str, str]) -> Path:
+    env = {k: v for k, v in os.environ.items() if k not in REPOSITORY}
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=root, capture_output=True, text=True, check=False,
+        cwd=root, capture_output=True, text=True, check=False, env=dict(env, **repository),
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     return site
@@ -54,3 +68,49 @@ def test_nothing_is_fetched_from_another_host(built_site):
     assert not list(built_site.rglob("*.css")) or all(
         "fonts.googleapis" not in css.read_text() for css in built_site.rglob("*.css")
     )
+
+
+def page_text(site: Path, page: str) -> str:
+    return unescape(re.sub(r"<[^>]+>", "", (site / page).read_text()))
+
+
+def test_a_local_build_shows_no_repository_placeholder(built_site, root):
+    origin = subprocess.run(
+        ["git", "-C", str(root), "config", "--get", "remote.origin.url"],
+        capture_output=True, text=True, check=False,
+    ).stdout.strip()  # fmt: skip
+    for page in built_site.rglob("*.html"):
+        html = page.read_text()
+        assert "REPOSITORY_URL" not in html, page
+        assert "&lt;this repository&gt;" not in html and "<this repository>" not in html, page
+    text = page_text(built_site, "index.html")
+    if not origin.startswith(("https://", "git@")):
+        assert "git clone" not in text and "your clone of this guide's repository" in text
+
+
+def test_a_published_build_links_its_repository(tmp_path_factory, root):
+    site = build(tmp_path_factory.mktemp("published"), root, REPOSITORY)
+    url = REPOSITORY["REPO_URL"]
+    assert f"git clone {url}.git tf-apple-silicon-guide" in page_text(site, "index.html")
+    assert f"git clone {url}.git tf-apple-silicon-guide" in page_text(site, "setup/index.html")
+    contribute = (site / "contribute" / "index.html").read_text()
+    assert f'href="{url}/compare"' in contribute
+    for page in ("index.html", "setup/index.html", "memory/index.html"):
+        html = (site / page).read_text()
+        assert f'href="{url}"' in html, f"{page}: no link to the repository"
+        source = "index.md" if page == "index.html" else page.replace("/index.html", ".md")
+        assert f'href="{url}/edit/main/docs/{source}"' in html, f"{page}: no edit link"
+    assert (
+        'rel="canonical" href="https://example-owner.github.io/tf-guide/'
+        in (site / "setup" / "index.html").read_text()
+    )
+
+
+def test_the_doctor_file_is_published_with_the_checksum_the_page_gives(built_site):
+    archive = built_site / "tf-doctor.pyz"
+    assert archive.exists() and archive.stat().st_size > 10_000
+    checksum = hashlib.sha256(archive.read_bytes()).hexdigest()
+    text = page_text(built_site, "doctor/index.html")
+    assert f"SHA-256 is {checksum}" in text
+    assert f"({archive.stat().st_size:,} bytes)" in text
+    assert "DOCTOR_ZIPAPP" not in text

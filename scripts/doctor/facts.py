@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from scripts import provenance
+from scripts import project_files, provenance
 from scripts.compatibility import version_tuple
 from scripts.doctor import tf_child
 
@@ -307,7 +307,7 @@ def read_child(run: ChildRun, timeout: float) -> TensorFlowImport:
 
 def import_tensorflow(probe: DoctorProbe, env: dict[str, str], timeout: float) -> TensorFlowImport:
     """Import TensorFlow in a child process with a time limit (info-level logs on, to read them)."""
-    code = Path(tf_child.__file__).read_text(encoding="utf-8")
+    code = project_files.read_text(tf_child.__file__)
     run = probe.run_python(code, dict(env, TF_CPP_MIN_LOG_LEVEL="0"), timeout)
     return read_child(run, timeout)
 
@@ -345,7 +345,9 @@ def _collect_machine_facts(probe: DoctorProbe, root: Path) -> Facts:
         logical_cores=machine.get("logical_cores"),
         ram_bytes=machine.get("ram_bytes"),
     )
-    pyproject = _safely(lambda: probe.read(str(root / "pyproject.toml")), None)
+    pyproject = _safely(lambda: probe.read(str(root / "pyproject.toml")), None) or _safely(
+        lambda: project_files.read_text(root / "pyproject.toml"), None
+    )
     if pyproject:
         facts.pins = _safely(lambda: project_pins(pyproject, facts.python), Pins())
     if system == "Darwin":

@@ -10,7 +10,7 @@ from typing import TextIO
 from scripts.doctor.facts import Facts
 from scripts.doctor.rules import Check, Status
 
-TITLE = "TensorFlow set-up check (python -m scripts.doctor)"
+TITLE = "TensorFlow set-up check ({prog})"
 COLOURS = {
     Status.PASS: "\033[32m",
     Status.WARN: "\033[33m",
@@ -39,11 +39,25 @@ def use_colour(stream: TextIO) -> bool:
     )
 
 
-def to_text(checks: list[Check], colour: bool = False) -> str:
+def guide_address(guide: str | None, site: str | None) -> str | None:
+    """'docs/setup.md#x' as a page of the published site when its address is known."""
+    if not guide or not site or not guide.startswith("docs/"):
+        return guide
+    page, _, anchor = guide.removeprefix("docs/").partition("#")
+    path = "" if page == "index.md" else page.removesuffix(".md") + "/"
+    return f"{site.rstrip('/')}/{path}" + (f"#{anchor}" if anchor else "")
+
+
+def to_text(
+    checks: list[Check],
+    colour: bool = False,
+    prog: str = "python -m scripts.doctor",
+    site: str | None = None,
+) -> str:
     """One line per check; a WARN or FAIL adds its fix and where to read more."""
     width = max(len(check.name) for check in checks)
     indent = " " * (6 + width + 2)
-    lines = [TITLE, ""]
+    lines = [TITLE.format(prog=prog), ""]
     for check in checks:
         status = check.status.value
         if colour:
@@ -52,7 +66,7 @@ def to_text(checks: list[Check], colour: bool = False) -> str:
         if check.status in (Status.WARN, Status.FAIL):
             if check.fix:
                 lines.append(f"{indent}fix:  {check.fix}")
-            see = ", ".join(filter(None, (check.guide, check.source)))
+            see = ", ".join(filter(None, (guide_address(check.guide, site), check.source)))
             if see:
                 lines.append(f"{indent}see:  {see}")
         if check.note:

@@ -1,0 +1,87 @@
+"""Build tf-doctor.pyz: the doctor as one file that runs in any Python 3.9+ environment.
+
+`python tf-doctor.pyz` checks the environment it is started with (the reader's own, where
+they train), with the same rules as `python -m scripts.doctor`. The archive holds only the
+standard-library modules the doctor needs and the data they read. It is built the same way
+every time (sorted members, fixed timestamps), so its SHA-256 changes only with its content.
+
+Usage: python -m scripts.doctor.zipapp [OUT]   (default build/tf-doctor.pyz)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import zipfile
+from pathlib import Path
+
+from scripts.doctor.__main__ import SITE_URL_MEMBER
+from scripts.project_files import ROOT
+
+NAME = "tf-doctor.pyz"
+DEFAULT_OUT = ROOT / "build" / NAME
+# What the doctor imports and reads; a test checks the archive runs with nothing else.
+MEMBERS = (
+    "scripts/__init__.py",
+    "scripts/compatibility.py",
+    "scripts/mac_stacks.py",
+    "scripts/project_files.py",
+    "scripts/provenance.py",
+    "scripts/doctor/__init__.py",
+    "scripts/doctor/__main__.py",
+    "scripts/doctor/facts.py",
+    "scripts/doctor/report.py",
+    "scripts/doctor/rules.py",
+    "scripts/doctor/tf_child.py",
+    "data/compatibility.json",
+    "data/mac_stacks.json",
+    "pyproject.toml",
+)
+MAIN = '''"""tf-doctor.pyz: check this Python environment's TensorFlow set-up (see --help)."""
+import sys
+
+if sys.version_info < (3, 9):
+    sys.exit("tf-doctor.pyz needs Python 3.9 or later")
+from scripts.doctor.__main__ import main
+
+sys.exit(main(prog="python tf-doctor.pyz"))
+'''
+FIXED_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+def build(out: Path = DEFAULT_OUT, root: Path = ROOT, site_url: str | None = None) -> Path:
+    """Write the archive (atomically) and return its path; with the site's address, the
+    report's `see:` lines name pages of the published guide."""
+    extra = [("__main__.py", MAIN.encode())]
+    if site_url:
+        extra.append((SITE_URL_MEMBER, site_url.encode()))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    partial = out.with_name(f".{out.name}.partial")
+    with open(partial, "wb") as handle:
+        handle.write(b"#!/usr/bin/env python3\n")
+        with zipfile.ZipFile(handle, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+            for name, data in sorted(
+                extra + [(member, (root / member).read_bytes()) for member in MEMBERS]
+            ):
+                info = zipfile.ZipInfo(name, date_time=FIXED_TIME)
+                info.compress_type = zipfile.ZIP_DEFLATED
+                info.external_attr = 0o644 << 16
+                archive.writestr(info, data)
+    partial.chmod(0o755)
+    partial.replace(out)
+    return out
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    out = build(Path(args[0]) if args else DEFAULT_OUT)
+    print(f"wrote {out} ({out.stat().st_size:,} bytes, SHA-256 {sha256(out)})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
