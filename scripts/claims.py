@@ -69,6 +69,11 @@ def check(claim: dict, where: str) -> None:
             raise ClaimsError(f"{where}: analogue must be true or false")
         if evidence.get("analogue") and not str(evidence.get("shows", "")).strip():
             raise ClaimsError(f"{where}: an analogue needs `shows`, what it does show")
+        if not str(evidence.get("why_range", "")).strip():
+            raise ClaimsError(
+                f"{where}: evidence {evidence.get('variant')!r} needs `why_range`: what its "
+                "range means for the claim, decided before the data (no measured value)"
+            )
     for source in claim.get("sources", []):
         if not isinstance(source, dict) or not {"title", "url"} <= set(source):
             raise ClaimsError(f"{where}: each source needs a title and a url")
@@ -124,6 +129,8 @@ def page_fragment(claims: list[dict], all_data: list[dict], page: str, root: Pat
                 ]
             if shown and evidence.get("analogue"):
                 lines += ["", f"    *What the analogue shows:* {evidence['shows'].strip()}"]
+            if shown:
+                lines += ["", f"    *Why this range:* {' '.join(evidence['why_range'].split())}"]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
 

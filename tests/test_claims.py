@@ -92,10 +92,32 @@ def test_an_analogue_needs_to_say_what_it_shows():
         "why": "w", "evidence": [{"variant": "a:x", "baseline": "a:y", "below": 1.0,
                                   "analogue": True}],
     }  # fmt: skip
+    claim["evidence"][0]["why_range"] = "why"
     with pytest.raises(claims.ClaimsError, match="shows"):
         claims.check(claim, "test")
     claim["evidence"][0]["shows"] = "what it shows"
     claims.check(claim, "test")
+
+
+def test_every_range_says_why_and_names_no_measured_value():
+    """A range is decided before the data: its reason must not quote a measured ratio."""
+    claim = {
+        "id": "C0a", "factor": "F0", "page": "p.md", "claim": "c", "verdict": "holds",
+        "why": "w", "evidence": [{"variant": "a:x", "baseline": "a:y", "at_least": 1.2}],
+    }  # fmt: skip
+    with pytest.raises(claims.ClaimsError, match="needs `why_range`"):
+        claims.check(claim, "test")
+    for claim_id, evidence in EVIDENCE:
+        why = evidence["why_range"]
+        assert not re.search(r"\d+\.\d\d×|\d×", why), f"{claim_id}: {why}"
+        assert not re.search(r"Xeon|EPYC|Intel|AMD", why), f"{claim_id}: names a machine"
+
+
+def test_the_claim_box_shows_why_its_range(committed_results):
+    evidence = _measured_evidence(committed_results)
+    claim = next(c for c in CLAIMS if evidence in c.get("evidence", []))
+    text = claims.page_fragment([claim], committed_results, claim["page"])
+    assert "*Why this range:* " + " ".join(evidence["why_range"].split()) in text
 
 
 def _measured_evidence(committed_results) -> dict:
