@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     except results.ResultsError as error:
         print(f"error: {error}\nFix or move that file; nothing was measured.", file=sys.stderr)
         return 2
-    machine["tf_devices"] = existing["machine"].get("tf_devices") or []
+    provenance.set_devices(machine, existing["machine"].get("tf_devices") or [])
     print(f"Measuring {len(selected)} snippet(s) on {machine['description']} -> {path}")
     failures: list[str] = []
     summary: list[str] = []
@@ -235,8 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     for number, snippet in enumerate(selected, 1):
         print(f"[{number}/{len(selected)}] {snippet.relpath}", flush=True)
         report = measure_snippet(snippet, method, args)
-        if report.get("devices"):
-            machine["tf_devices"] = report["devices"]
+        if report.get("devices"):  # a Mac's description says whether the Metal GPU was used
+            provenance.set_devices(machine, report["devices"])
         date = provenance.utc_now()
         entries: dict[str, dict] = {}
         for variant in report.get("variant_order", []):

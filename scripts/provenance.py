@@ -17,6 +17,11 @@ from importlib import metadata
 from pathlib import Path
 
 PROBE_TIMEOUT_S = 5.0
+# system_profiler starts a helper per data type; a slow Mac can take several seconds.
+SYSTEM_PROFILER_TIMEOUT_S = 20.0
+# Set by a CI workflow (e.g. HOSTED_RUNNER=github on GitHub's hosted Macs) so results say
+# that they come from a shared virtual machine, not from someone's own Mac.
+HOSTED_RUNNER_ENV = "HOSTED_RUNNER"
 
 # Distributions whose versions each results entry records (None when not installed).
 SOFTWARE_PACKAGES = {
@@ -64,6 +69,9 @@ class Probe:
         except metadata.PackageNotFoundError:
             return None
 
+    def env(self, name: str) -> str | None:
+        return os.environ.get(name)
+
 
 def sysctl(probe: Probe, name: str) -> str | None:
     """One macOS `sysctl -n` value as text, or None where it does not exist."""
@@ -86,10 +94,51 @@ def rosetta_translated(probe: Probe) -> bool | None:
 
 
 def apple_gpu_cores(probe: Probe) -> int | None:
-    """The Apple GPU's core count, read from the IORegistry (None if not found)."""
+    """The Apple GPU's core count: the IORegistry first (fast), else system_profiler."""
     out = probe.run(["ioreg", "-r", "-d", "1", "-c", "AGXAccelerator"])
     match = re.search(r'"gpu-core-count"\s*=\s*(\d+)', out or "")
-    return int(match.group(1)) if match else None
+    return int(match.group(1)) if match else system_profiler_gpu_cores(probe)
+
+
+def system_profiler_gpu_cores(probe: Probe) -> int | None:
+    """`sppci_cores` of the first display adapter that has it in
+    `system_profiler SPDisplaysDataType -json` (None: no such key, no output, or no tool)."""
+    out = probe.run(
+        ["system_profiler", "SPDisplaysDataType", "-json"], timeout=SYSTEM_PROFILER_TIMEOUT_S
+    )
+    try:
+        adapters = json.loads(out or "{}").get("SPDisplaysDataType") or []
+    except (ValueError, AttributeError):
+        return None
+    for adapter in adapters if isinstance(adapters, list) else []:
+        cores = adapter.get("sppci_cores") if isinstance(adapter, dict) else None
+        if isinstance(cores, str) and cores.strip().isdigit():
+            return int(cores)
+    return None
+
+
+def power_source(probe: Probe) -> str | None:
+    """What the Mac draws from now, as `pmset -g batt` names it ('AC Power', 'Battery Power')."""
+    out = probe.run(["pmset", "-g", "batt"])
+    match = re.search(r"Now drawing from '([A-Za-z ]{1,40})'", out or "")
+    return match.group(1) if match else None
+
+
+def low_power_mode(probe: Probe) -> bool | None:
+    """Whether Low Power Mode is on, from `pmset -g` (None where pmset does not say).
+
+    Older macOS lists `lowpowermode 0|1`; newer Macs list `powermode 0|1|2` instead
+    (automatic, low power, high power), and setting either key sets the same mode.
+    """
+    out = probe.run(["pmset", "-g"])
+    match = re.search(r"^\s*(?:lowpowermode|powermode)\s+(\d)\b", out or "", re.MULTILINE)
+    return match.group(1) == "1" if match else None
+
+
+def hosted_runner(probe: Probe) -> str | None:
+    """The CI service named in $HOSTED_RUNNER (lower-case letters, digits, '-'), or None."""
+    value = (probe.env(HOSTED_RUNNER_ENV) or "").strip().lower()
+    return value[:40] if re.fullmatch(r"[a-z0-9][a-z0-9-]*", value) else None
 
 
 def _linux_cpu(probe: Probe) -> dict:
@@ -137,6 +186,10 @@ def _mac_cpu(probe: Probe) -> dict:
         "efficiency_cores": sysctl_int(probe, "hw.perflevel1.physicalcpu"),
         "gpu_cores": apple_gpu_cores(probe),
         "ram_bytes": sysctl_int(probe, "hw.memsize"),
+        # The conditions of this run, not the machine's identity: they slow a Mac down.
+        "power_source": power_source(probe),
+        "low_power_mode": low_power_mode(probe),
+        "tensorflow_metal": probe.package_version("tensorflow-metal"),
     }
 
 
@@ -157,13 +210,18 @@ def slug(text: str) -> str:
 
 
 def machine_id(machine: dict) -> str:
-    """A stable, readable id: chip, GPU or CPU core count, OS (e.g. apple-m1-max-32gpu-macos)."""
+    """A stable, readable id: chip, GPU or CPU core count, OS (e.g. apple-m1-max-32gpu-macos);
+    a hosted runner adds the OS's major version and the service (...-macos-14-github)."""
     parts = [slug(machine["cpu_model"]) or "unknown-cpu"]
     if machine.get("gpu_cores"):
         parts.append(f"{machine['gpu_cores']}gpu")
     elif machine.get("logical_cores"):
         parts.append(f"{machine['logical_cores']}cpu")
     parts.append("macos" if machine["os"] == "Darwin" else slug(machine["os"]))
+    if machine.get("hosted_runner"):
+        # Hosted images of one chip (macos-14, macos-15...) run side by side: a file each.
+        major = re.search(r"\d+", machine.get("os_version") or "")
+        parts += ([major.group()] if major else []) + [machine["hosted_runner"]]
     if machine.get("rosetta"):
         parts.append("rosetta")
     return "-".join(parts)
@@ -197,8 +255,71 @@ def distinct_id(machine: dict, results_dir: Path) -> str:
     return f"{machine['id']}-{fingerprint(machine)}"
 
 
+HOSTED_NAMES = {"github": "GitHub-hosted runner"}
+
+
+def sees_metal_gpu(machine: dict) -> bool | None:
+    """Whether TensorFlow listed a GPU on this Mac (None: not a Mac, or devices not known yet)."""
+    devices = machine.get("tf_devices") or []
+    if machine.get("os") != "Darwin" or not devices:
+        return None
+    return any(device.startswith("GPU:") for device in devices)
+
+
+def set_devices(machine: dict, devices: list[str]) -> None:
+    """Record the devices TensorFlow listed, and name the machine again with them."""
+    machine["tf_devices"] = list(devices)
+    if machine.get("os") == "Darwin":
+        machine["metal_gpu"] = sees_metal_gpu(machine)
+    machine["description"] = describe(machine)
+
+
+def _compute_words(machine: dict) -> str:
+    """What TensorFlow computed on: 'tensorflow-metal 1.1.0' or 'CPU only (...)'."""
+    metal, version = sees_metal_gpu(machine), machine.get("tensorflow_metal")
+    notes = []
+    if metal:
+        words = f"tensorflow-metal {version}" if version else "Metal GPU"
+    elif metal is False:
+        words = "CPU only"
+        if version:
+            notes.append(f"tensorflow-metal {version} installed, no GPU seen")
+    else:
+        words = ""  # devices not known yet
+    hosted = machine.get("hosted_runner")
+    if hosted:
+        notes.append(HOSTED_NAMES.get(hosted, f"{hosted} hosted runner"))
+    if notes:
+        words = f"{words} ({'; '.join(notes)})" if words else "; ".join(notes)
+    return words
+
+
+def _describe_apple_silicon(machine: dict) -> str:
+    """'Apple M1 Pro, 10-core CPU (8P+2E), 16-core GPU, 16 GB, tensorflow-metal 1.1.0'."""
+    words = [machine["cpu_model"].strip()]
+    perf, eff = machine.get("performance_cores"), machine.get("efficiency_cores")
+    cores = machine.get("physical_cores") or machine.get("logical_cores")
+    if perf and eff:
+        words.append(f"{perf + eff}-core CPU ({perf}P+{eff}E)")
+    elif cores:
+        words.append(f"{cores}-core CPU")
+    if machine.get("gpu_cores"):
+        words.append(f"{machine['gpu_cores']}-core GPU")
+    if machine.get("ram_bytes"):
+        words.append(f"{round(machine['ram_bytes'] / 2**30)} GB")
+    compute = _compute_words(machine)
+    if compute:
+        words.append(compute)
+    if machine.get("rosetta"):
+        words.append("under Rosetta 2")
+    return ", ".join(words)
+
+
 def describe(machine: dict) -> str:
-    """The machine in words, as tables name it: 'Linux x86-64, 2 cores, Intel Xeon'."""
+    """The machine in words, as tables name it: 'Linux x86-64, 2 cores, Intel Xeon'; an Apple
+    silicon Mac by chip, cores, memory and what TensorFlow ran on (_describe_apple_silicon)."""
+    if machine["os"] == "Darwin" and machine["cpu_model"].startswith("Apple"):
+        return _describe_apple_silicon(machine)
     os_name = "macOS" if machine["os"] == "Darwin" else machine["os"]
     arch = machine["arch"].replace("_", "-")
     cpu = re.sub(r"\((R|TM)\)", "", machine["cpu_model"]).replace("  ", " ").strip()
@@ -230,6 +351,10 @@ def collect_machine(probe: Probe | None = None) -> dict:
         "rosetta": rosetta_translated(probe),
     }
     machine.update(facts)
+    if system == "Darwin":
+        machine["metal_gpu"] = None  # known once a snippet has listed TensorFlow's devices
+    if hosted_runner(probe):
+        machine["hosted_runner"] = hosted_runner(probe)
     machine["id"] = machine_id(machine)
     machine["description"] = describe(machine)
     return machine

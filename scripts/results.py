@@ -43,6 +43,9 @@ MACHINE_COUNTS = (
     "logical_cores", "physical_cores", "performance_cores", "efficiency_cores", "ram_bytes",
     "gpu_cores",
 )  # fmt: skip
+# Optional: only Macs (and hosted CI runners) record these; every text one is plain text.
+MACHINE_OPTIONAL_TEXT = ("power_source", "tensorflow_metal", "hosted_runner")
+MACHINE_OPTIONAL_FLAGS = ("low_power_mode", "metal_gpu")
 
 
 class ResultsError(ValueError):
@@ -165,6 +168,10 @@ def check_machine(machine: object, where: str) -> None:
     for key in MACHINE_COUNTS:
         _optional(_count, machine.get(key), f"{where}.{key}")
     _optional(_flag, machine["rosetta"], f"{where}.rosetta")
+    for key in MACHINE_OPTIONAL_TEXT:
+        _optional(_text, machine.get(key), f"{where}.{key}")
+    for key in MACHINE_OPTIONAL_FLAGS:
+        _optional(_flag, machine.get(key), f"{where}.{key}")
     devices = machine["tf_devices"]
     if not isinstance(devices, list) or len(devices) > 64:
         raise ResultsError(f"{where}.tf_devices: expected a list of device names")
