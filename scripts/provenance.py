@@ -179,11 +179,15 @@ VECTOR_FEATURES = {
 
 
 def _mac_cpu(probe: Probe) -> dict:
+    performance = sysctl_int(probe, "hw.perflevel0.physicalcpu")
+    efficiency = sysctl_int(probe, "hw.perflevel1.physicalcpu")
+    if performance is None or efficiency is None:
+        performance = efficiency = None  # one core type (a virtual machine): no P/E split
     return {
         "cpu_model": sysctl(probe, "machdep.cpu.brand_string") or "unknown Mac CPU",
         "physical_cores": sysctl_int(probe, "hw.physicalcpu"),
-        "performance_cores": sysctl_int(probe, "hw.perflevel0.physicalcpu"),
-        "efficiency_cores": sysctl_int(probe, "hw.perflevel1.physicalcpu"),
+        "performance_cores": performance,
+        "efficiency_cores": efficiency,
         "gpu_cores": apple_gpu_cores(probe),
         "ram_bytes": sysctl_int(probe, "hw.memsize"),
         # The conditions of this run, not the machine's identity: they slow a Mac down.

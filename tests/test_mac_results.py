@@ -1,0 +1,186 @@
+"""A Mac's results file is picked up with no code change: claims, pages, validation.
+
+No Mac has run the snippets yet, so the Mac files here are faked: a committed Linux file
+with its machine block and software replaced by what a Mac would record (the fakes of
+tests/mac_samples.py), and the hosted workflow's measuring steps run with the child
+processes replaced by the committed Linux measurements.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+
+import pytest
+
+from scripts import catalog, claims, measure, provenance, render, results, results_page, tables
+from scripts import validate as validate_module
+from tests.mac_samples import hosted_runner_mac, m1_pro_with_metal
+
+M1_PRO = "Apple M1 Pro, 10-core CPU (8P+2E), 16-core GPU, 16 GB, tensorflow-metal 1.1.0"
+HOSTED = "Apple M1 (Virtual), 3-core CPU, 7 GB, CPU only (GitHub-hosted runner)"
+MAC_SOFTWARE = {
+    "python": "3.11.9",
+    "tensorflow": "2.16.2",
+    "keras": "3.10.0",
+    "numpy": "1.26.4",
+    "tensorflow_metal": "1.1.0",
+}
+
+
+def faked_mac_file(linux: dict, probe, devices: list[str], software: dict) -> dict:
+    """A committed Linux file with the machine block and software of a Mac."""
+    data = copy.deepcopy(linux)
+    machine = provenance.collect_machine(probe)
+    provenance.set_devices(machine, devices)
+    data["machine"] = machine
+    for entry in data["entries"].values():
+        entry["software"] = dict(software)
+    return data
+
+
+def results_dir_with(tmp_path, committed_results: list[dict], extra: dict):
+    """A results directory holding the committed files and one more."""
+    directory = tmp_path / "results"
+    directory.mkdir()
+    for data in committed_results:
+        results.write_json_atomic(directory / f"{data['machine']['id']}.json", data)
+    results.write_json_atomic(directory / f"{extra['machine']['id']}.json", extra)
+    return directory
+
+
+@pytest.fixture()
+def m1_pro_dir(tmp_path, committed_results):
+    mac = faked_mac_file(
+        committed_results[0], m1_pro_with_metal(), ["CPU:0", "GPU:0"], MAC_SOFTWARE
+    )
+    assert mac["machine"]["description"] == M1_PRO
+    return results_dir_with(tmp_path, committed_results, mac)
+
+
+def test_the_faked_mac_file_validates(m1_pro_dir, root):
+    path = m1_pro_dir / "apple-m1-pro-16gpu-macos.json"
+    assert validate_module.validate([path], root) == []
+
+
+def test_claim_checks_use_a_mac_file_with_no_code_change(m1_pro_dir, committed_results, root):
+    all_data = results.load_all(m1_pro_dir)
+    mac = next(d for d in all_data if d["machine"]["id"] == "apple-m1-pro-16gpu-macos")
+    linux = next(d for d in all_data if d["machine"]["id"] == committed_results[0]["machine"]["id"])
+    claim_list = claims.load()
+    compared = 0
+    for claim in claim_list:
+        for evidence in claim.get("evidence", []):
+            expected = claims.speedup(linux, evidence, root)
+            assert claims.speedup(mac, evidence, root) == expected, claim["id"]
+            compared += expected is not None
+    assert compared, "no evidence has current results in the committed file"
+    pages = sorted({c["page"] for c in claim_list})
+    shown = [
+        p for p in pages if f"on {M1_PRO}" in claims.page_fragment(claim_list, all_data, p, root)
+    ]
+    assert shown, "no claim fragment names the Mac"
+    assert f"on {M1_PRO}" in claims.summary_table(claim_list, all_data, root)
+
+
+def test_render_shows_the_mac_on_every_generated_page(m1_pro_dir, root):
+    all_data = results.load_all(m1_pro_dir)
+    rendered = render.render_all(all_data, claims.load(), results_page.load_reference(), root)
+    assert M1_PRO in rendered["machines.md"]
+    assert "`results/apple-m1-pro-16gpu-macos.json`" in rendered["machines.md"]
+    assert "CPU:0, GPU:0" in rendered["machines.md"]
+    assert M1_PRO in rendered["results/measured.md"]
+    assert any(M1_PRO in text for name, text in rendered.items() if name.startswith("claims/"))
+    tables_with_mac = [
+        n for n, text in rendered.items() if n.endswith(".table.md") and M1_PRO in text
+    ]
+    assert tables_with_mac, "no snippet table shows the Mac"
+    charts_with_mac = [n for n, text in rendered.items() if n.endswith(".svg") and M1_PRO in text]
+    assert charts_with_mac, "no chart has a series for the Mac"
+
+
+# --- The hosted workflow's measuring steps, on Linux with a faked macOS --------------------
+
+
+def current_report(linux_files: list[dict], snippet: str, root) -> dict | None:
+    """What a child would report for this snippet: a committed file's current entries."""
+    for data in linux_files:
+        entries = tables.snippet_entries(data, snippet)
+        if entries and all(tables.is_current(e, root) for e in entries):
+            return {
+                "variants": {e["variant"]: {"stats": e["stats"]} for e in entries},
+                "devices": ["CPU:0"],  # the workflow removes tensorflow-metal: CPU only
+                "variant_labels": {e["variant"]: e["label"] for e in entries},
+                "variant_order": [e["variant"] for e in entries],
+                "baseline": entries[0]["baseline"],
+                "references": [e["variant"] for e in entries if e.get("reference")],
+                "error": None,
+            }
+    return None
+
+
+def test_the_hosted_workflow_measuring_steps_give_a_file_that_validates_and_renders(
+    tmp_path, monkeypatch, committed_results, root
+):
+    reports = {
+        s.name: current_report(committed_results, s.name, root)
+        for s in catalog.measurable_snippets()
+    }
+    reports = {name: report for name, report in reports.items() if report}
+    assert reports, "no snippet has current committed results to stand in for a child"
+    outputs = {
+        name: output
+        for data in committed_results
+        for name, output in data.get("outputs", {}).items()
+        if output["snippet_sha256"] == provenance.file_sha256(root / "snippets" / f"{name}.py")
+    }
+
+    def collect_machine(probe=None):
+        return real_collect(hosted_runner_mac())
+
+    def capture_output(snippet, size, timeout):
+        text = outputs.get(snippet.name, {}).get("text")
+        if text is None:
+            variants = reports[snippet.name]["variant_order"]
+            text = "".join(f"{v} 1.0 ms/run 1000 examples/s\n" for v in variants)
+        return {"text": text, "size": size}
+
+    real_collect = provenance.collect_machine
+    software = dict(MAC_SOFTWARE, tensorflow_metal=None)  # the workflow uninstalls it
+    monkeypatch.setattr(provenance, "collect_machine", collect_machine)
+    monkeypatch.setattr(provenance, "collect_software", lambda probe=None: software)
+    monkeypatch.setattr(
+        provenance, "git_state", lambda root, probe=None: {"commit": "0" * 40, "dirty": False}
+    )
+    monkeypatch.setattr(
+        measure,
+        "measure_snippet",
+        lambda snippet, method, args: copy.deepcopy(reports[snippet.name]),
+    )
+    monkeypatch.setattr(measure, "capture_output", capture_output)
+    monkeypatch.setenv("MEASURE_LOCK", str(tmp_path / "measure.lock"))
+    out = tmp_path / "results"
+    for data in committed_results:  # the checkout's results/ holds the Linux files
+        out.mkdir(exist_ok=True)
+        shutil.copy(root / "results" / f"{data['machine']['id']}.json", out)
+
+    only = [arg for name in sorted(reports) for arg in ("--only", name)]
+    assert measure.main(["--results-dir", str(out), *only]) == 0
+
+    path = out / "apple-m1-virtual-3cpu-macos-14-github.json"
+    data = json.loads(path.read_text())
+    machine = data["machine"]
+    assert machine["description"] == HOSTED
+    assert machine["hosted_runner"] == "github" and machine["metal_gpu"] is False
+    assert machine["tf_devices"] == ["CPU:0"] and machine["gpu_cores"] is None
+    assert set(data["entries"]) == {
+        f"{s}:{v}" for s, r in reports.items() for v in r["variant_order"]
+    }
+    # make validate
+    assert validate_module.validate(sorted(out.glob("*.json")), root) == []
+    # make render
+    all_data = results.load_all(out)
+    rendered = render.render_all(all_data, claims.load(), results_page.load_reference(), root)
+    assert HOSTED in rendered["machines.md"] and HOSTED in rendered["results/measured.md"]
+    assert any(HOSTED in text for name, text in rendered.items() if name.startswith("claims/"))
