@@ -159,7 +159,8 @@ def run_cell(snippet: Snippet, source: str) -> str:
 
 def run_note(snippet: Snippet, source: str) -> str:
     name = snippet.path.name
-    note = f"Run the program's own timing loop at the {SIZE} size, as `python {name} {SIZE}` would"
+    loop = "timing loop" if catalog.is_measurable(snippet.path) else "check"
+    note = f"Run the program's own {loop} at the {SIZE} size, as `python {name} {SIZE}` would"
     if not restarts_itself(source):
         return note + ":"
     return (
@@ -170,7 +171,9 @@ def run_note(snippet: Snippet, source: str) -> str:
     )
 
 
-def intro(topic: str, page: Path | None, machine: str, software: dict, date: str) -> str:
+def intro(
+    topic: str, page: Path | None, machine: str, software: dict, date: str, measured: bool = True
+) -> str:
     title = page_title(page, topic)
     versions = ", ".join(
         f"{label} {software[key]}"
@@ -183,19 +186,30 @@ def intro(topic: str, page: Path | None, machine: str, software: dict, date: str
         ]
         if software.get(key)
     )
+    ran = (
+        f"The outputs below were produced by executing this notebook on **{machine}** "
+        f"({versions}) on {date}."
+    )
+    if measured:
+        ending = "its own timing loop"
+        about = (
+            f"{ran} They show that the programs run, not how fast: a small run is a few "
+            "batches, where start-up costs weigh more and the variants can rank differently "
+            "than at full size. The factor page's tables, measured at full size with warm-ups "
+            "and repeats, are the measurements."
+        )
+    else:  # a check, not a measurement: nothing here is timed
+        ending = "its own check"
+        about = f"{ran} They show what the check prints on that machine; nothing is timed."
     return "\n".join(
         [
             f"# {title} (notebook)",
             "",
             f"The snippet programs of this factor (`snippets/{topic}/`), cell by cell, with "
-            "their code unchanged. Each program ends with its own timing loop, run here at "
+            f"their code unchanged. Each program ends with {ending}, run here at "
             f"the snippet's **{SIZE}** size, so that the notebook runs quickly.",
             "",
-            f"The outputs below were produced by executing this notebook on **{machine}** "
-            f"({versions}) on {date}. They show that the programs run, not how fast: a "
-            "small run is a few batches, where start-up costs weigh more and the variants can "
-            "rank differently than at full size. The factor page's tables, measured at full "
-            "size with warm-ups and repeats, are the measurements.",
+            about,
             "",
             "Nothing is downloaded: the data are random arrays of the real shapes, made locally.",
             "",
@@ -216,7 +230,8 @@ def build_notebook(
     """The unexecuted notebook for one topic."""
     v4 = nbformat.v4
     page = page_for(topic, docs_dir)
-    cells = [v4.new_markdown_cell(intro(topic, page, machine, software, date))]
+    measured = any(catalog.is_measurable(s.path) for s in snippets)
+    cells = [v4.new_markdown_cell(intro(topic, page, machine, software, date, measured))]
     for snippet in snippets:
         source = snippet.path.read_text(encoding="utf-8")
         docstring, code = split_module(source)
