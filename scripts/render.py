@@ -21,6 +21,7 @@ from scripts import (
     plain_text,
     results,
     results_page,
+    symptoms,
     tables,
 )
 from scripts.catalog import ROOT
@@ -87,6 +88,7 @@ def render_all(
     if mac_stacks.DATA.exists():  # the Set up page's stacks, from data/mac_stacks.json
         files[mac_stacks.OUTPUT] = mac_stacks.render()
         files[mac_stacks.RECOMMENDATION_OUTPUT] = mac_stacks.render_recommendation()
+    files[symptoms.OUTPUT], files[symptoms.TOP_OUTPUT] = symptoms.render(), symptoms.render_top()
     return files
 
 
