@@ -39,10 +39,10 @@ class Check:
 
 SETUP = "docs/setup.md"
 VERSIONS = "docs/versions.md"
-ROSETTA = "docs/rosetta.md"
 DEVICES = "docs/device-placement.md"
-MEMORY = "docs/memory.md"
-PRECISION = "docs/mixed-precision.md"
+# The symptom index (data/symptoms.yml): a WARN or FAIL that matches a reported symptom
+# points at its entry, which links on to the evidence.
+SYMPTOMS = "docs/symptoms.md"
 
 ROSETTA_DOC = (
     "https://developer.apple.com/documentation/apple-silicon/"
@@ -167,7 +167,7 @@ def check_python(f: Facts) -> Check:
         Status.FAIL,
         f"Python {f.python}; {pinned} supports {supported} only",
         fix=f"create the environment with Python {supported}, e.g. `python3.11 -m venv ~/venv-tf`",
-        guide=SETUP,
+        guide=f"{SYMPTOMS}#no-matching-distribution-tensorflow",
     )
 
 
@@ -181,7 +181,7 @@ def check_architecture(f: Facts) -> Check:
             f"{f.arch} Python translated by Rosetta 2 on an Apple-silicon Mac ({how})",
             fix="recreate the environment with an arm64 Python: `arch -arm64 python3 -m venv "
             '~/venv-tf`; `python -c "import platform; print(platform.machine())"` must print arm64',
-            guide=ROSETTA,
+            guide=f"{SYMPTOMS}#illegal-hardware-instruction",
             note=rosetta_note(f),
             source=ROSETTA_DOC,
         )
@@ -313,7 +313,7 @@ def check_import(f: Facts) -> Check:
             "`import tensorflow` stopped at TensorFlow's own CPU check: the build uses AVX, "
             "which this CPU (or its emulator) does not advertise",
             fix=arch_fix.fix if arch_fix.status is Status.FAIL else container_fix(),
-            guide=ROSETTA,
+            guide=f"{SYMPTOMS}#compiled-to-use-avx",
             source=AVX_GUARD_ISSUE,
         )
     if crashed and -f.tf.returncode == signal.SIGILL:
@@ -324,7 +324,7 @@ def check_import(f: Facts) -> Check:
             "`import tensorflow` crashed with an illegal instruction (SIGILL): the build uses "
             "CPU instructions (AVX) that this CPU or Rosetta 2 does not provide",
             fix=arch_fix.fix if arch_fix.status is Status.FAIL else container_fix(),
-            guide=ROSETTA,
+            guide=f"{SYMPTOMS}#illegal-hardware-instruction",
             source=ROSETTA_DOC,
         )
     if crashed:
@@ -350,7 +350,7 @@ def check_import(f: Facts) -> Check:
             Status.FAIL,
             f"`import tensorflow` failed loading the tensorflow-metal {metal} plugin: {error}",
             fix=fix,
-            guide=VERSIONS,
+            guide=f"{SYMPTOMS}#import-fails",
         )
     if not f.tf.ok:
         return Check(
@@ -413,7 +413,7 @@ def check_metal(f: Facts) -> Check:
             Status.WARN,
             "not installed: TensorFlow on this Mac uses the CPU only",
             fix=install or no_known,
-            guide=VERSIONS,
+            guide=f"{SYMPTOMS}#no-gpu-listed",
         )
     pair = compatibility.pairing(tf, metal)
     if pair.verdict == "fail":
@@ -426,7 +426,7 @@ def check_metal(f: Facts) -> Check:
             f"{metal} with TensorFlow {tf}: failed {where} in a user's test with TensorFlow "
             f"{row['tensorflow']}{error}".replace("  ", " "),
             fix=install if suggest and suggest != metal else no_known,
-            guide=VERSIONS,
+            guide=f"{SYMPTOMS}#import-fails",
             source=row["source"],
         )
     if pair.verdict == "ok" and pair.tested_row is not None:
@@ -504,7 +504,7 @@ def check_gpu(f: Facts) -> Check:
             f"tensorflow-metal {metal} is installed but TensorFlow lists no GPU: the plugin "
             f"did not load{log}",
             fix=f'python -m pip install --force-reinstall "tensorflow-metal=={suggest}"',
-            guide=VERSIONS,
+            guide=f"{SYMPTOMS}#no-gpu-listed",
         )
     if f.system != "Linux":
         return Check("gpu", Status.SKIP, f"checked on Apple-silicon Macs and Linux ({f.system})")
@@ -635,7 +635,7 @@ def check_retracing(f: Facts) -> Check:
             f"Keras {keras} with TensorFlow {tf}: `train_on_batch` traces its step again on "
             "every call (this project saw it with 3.3.3, 3.4.1 and 3.6.0, not with 3.7.0)",
             fix='python -m pip install "keras>=3.7"',
-            guide=VERSIONS,
+            guide=f"{SYMPTOMS}#keras-retracing",
         )
     if version_tuple(keras) >= (3, 7):
         return Check(
@@ -679,7 +679,7 @@ def check_optimizer(f: Facts) -> Check:
             "cannot do (`could not find registered platform with id`); it has no Apple fallback",
             fix="use tf.keras.optimizers.legacy.Adam() (or the legacy version of yours), or "
             f"install the recommended stack: {install_command(f)}",
-            guide=VERSIONS,
+            guide=f"{SYMPTOMS}#xla-could-not-find-registered-platform",
             source=KERAS_211_XLA_ISSUE,
         )
     if which == "keras" and (2, 12) <= keras < (2, 14):
@@ -770,7 +770,7 @@ def check_float64(f: Facts) -> Check:
             "layers cannot run on the GPU",
             fix='keras.config.set_floatx("float32"), or set "floatx": "float32" in '
             "~/.keras/keras.json",
-            guide=PRECISION,
+            guide=f"{SYMPTOMS}#float64-not-on-gpu",
             source=FLOAT64_QUOTE,
         )
     note = (
@@ -796,7 +796,7 @@ def check_xla(f: Facts) -> Check:
             Status.WARN,
             f"{shown} turns on XLA, which has no compiler for the Metal GPU",
             fix="unset TF_XLA_FLAGS",
-            guide=DEVICES,
+            guide=f"{SYMPTOMS}#xla-no-compiler-for-metal",
             source=XLA_METAL_ISSUE,
         )
     return Check(
@@ -826,7 +826,7 @@ def check_memory(f: Facts) -> Check:
             Status.WARN,
             f"{ram}; memory pressure {f.memory_pressure}{detail}; {swap}",
             fix="close other programs before training or measuring, or use smaller batches",
-            guide=MEMORY,
+            guide=f"{SYMPTOMS}#memory-pressure-and-swapping",
             source=MEMORY_PRESSURE_SOURCE if is_mac(f) else None,
         )
     if f.memory_pressure == "normal":
@@ -888,7 +888,7 @@ def check_cpu(f: Facts) -> Check:
             Status.FAIL,
             f"{found}; no AVX, which TensorFlow's x86 builds use",
             fix=container_fix(),
-            guide=ROSETTA,
+            guide=f"{SYMPTOMS}#compiled-to-use-avx",
             source=AVX_IN_CONTAINER_ISSUE,
         )
     return Check("cpu", Status.PASS, found)
