@@ -1,0 +1,200 @@
+"""data/symptoms.yml: complete entries, links that resolve, doctor checks that exist, and the page."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import re
+
+import pytest
+import yaml
+
+from scripts import symptoms
+from scripts.catalog import ROOT
+from scripts.doctor import rules
+
+DATA = symptoms.load()
+ENTRIES = DATA["symptoms"]
+IDS = [entry["id"] for entry in ENTRIES]
+GROUP_IDS = [group["id"] for group in DATA["groups"]]
+RULES_SOURCE = (ROOT / "scripts" / "doctor" / "rules.py").read_text(encoding="utf-8")
+# Pages that correct the Mac advice (issue 13): every correctness or memory entry links one.
+CORRECTIONS = {
+    "wrong-results": ("gpu-correctness.md", "setup.md#which-stack-to-install-on-a-mac"),
+    "memory": ("memory.md#how-much-of-the-ram-the-gpu-may-use",),
+}
+
+
+def doctor_check_names() -> set[str]:
+    """The `name` of every Check the rules in rules.RULES can return, read from their source."""
+    tree = ast.parse(RULES_SOURCE)
+    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    names: set[str] = set()
+    for rule in rules.RULES:
+        function = functions[rule.__name__]
+        local = {
+            target.id: node.value.value
+            for node in ast.walk(function)
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+            for target in node.targets
+            if isinstance(target, ast.Name) and isinstance(node.value.value, str)
+        }
+        for node in ast.walk(function):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Check":
+                first = node.args[0]
+                if isinstance(first, ast.Constant):
+                    names.add(first.value)
+                elif isinstance(first, ast.Name):
+                    names.add(local[first.id])
+    return names
+
+
+def symptom_links_in_rules() -> list[str]:
+    """Every anchor the doctor's `see:` lines use in the symptom page."""
+    assert 'SYMPTOMS = "docs/symptoms.md"' in RULES_SOURCE
+    return re.findall(r'\{SYMPTOMS\}#([a-z0-9-]+)"', RULES_SOURCE) + re.findall(
+        r'"docs/symptoms\.md#([a-z0-9-]+)"', RULES_SOURCE
+    )
+
+
+def test_enough_entries_and_eight_on_the_home_page():
+    assert len(ENTRIES) >= 25
+    assert sum(1 for entry in ENTRIES if entry.get("top")) == 8
+
+
+def test_every_entry_has_every_field():
+    for entry in ENTRIES:
+        for field in symptoms.FIELDS:
+            assert field in entry, (entry["id"], field)
+            if field != "doctor":
+                assert entry[field] not in (None, "", []), (entry["id"], field)
+
+
+def test_ids_are_unique_slugs():
+    every = IDS + GROUP_IDS
+    assert len(every) == len(set(every))
+    assert all(symptoms.SLUG.match(value) for value in every)
+
+
+def test_both_eras_are_covered():
+    eras = {entry["era"] for entry in ENTRIES}
+    assert {"ML Compute fork", "tensorflow-metal", "both"} <= eras
+
+
+def test_every_guide_and_see_also_link_names_an_existing_heading():
+    for entry in ENTRIES:
+        assert "#" in entry["guide"], entry["id"]
+        for link in [entry["guide"], *entry.get("see_also", [])]:
+            assert symptoms.link_problem(link) is None, (entry["id"], link)
+
+
+def test_every_doctor_field_names_a_real_check():
+    names = doctor_check_names()
+    assert len(names) == len(rules.RULES)  # one name per rule: the reading above is complete
+    for entry in ENTRIES:
+        assert entry["doctor"] is None or entry["doctor"] in names, (entry["id"], entry["doctor"])
+
+
+def test_every_symptom_link_of_the_doctor_resolves_in_the_built_page():
+    used = symptom_links_in_rules()
+    assert len(used) >= 10, "the doctor's see: lines should point into the symptom page"
+    page_ids = symptoms.headings("symptoms.md")  # the page with its generated fragment included
+    for anchor in used:
+        assert anchor in IDS + GROUP_IDS, anchor
+        assert anchor in page_ids, f"docs/symptoms.md renders no heading with the id {anchor!r}"
+
+
+def test_source_urls_are_https_and_titled():
+    for entry in ENTRIES:
+        assert entry["sources"], entry["id"]
+        for source in entry["sources"]:
+            assert source["title"].strip(), entry["id"]
+            assert source["url"].startswith("https://"), (entry["id"], source["url"])
+
+
+def test_correctness_and_memory_entries_link_to_the_corrections():
+    for entry in ENTRIES:
+        wanted = CORRECTIONS.get(entry["group"])
+        if not wanted:
+            continue
+        links = [entry["guide"], *entry.get("see_also", [])]
+        assert any(link.startswith(w) for link in links for w in wanted), entry["id"]
+
+
+def test_verbatim_messages_appear_in_code_blocks_on_the_page():
+    rendered = symptoms.render()
+    blocks = re.findall(r"```text\n(.*?)\n```", rendered, flags=re.DOTALL)
+    for entry in ENTRIES:
+        if entry["verbatim"]:
+            assert entry["what_you_see"].rstrip("\n") in blocks, entry["id"]
+        else:
+            assert "\n" not in entry["what_you_see"].strip(), entry["id"]
+
+
+def test_every_entry_has_a_heading_with_its_id():
+    rendered = symptoms.render()
+    for entry in ENTRIES:
+        assert f"### {entry['title']} {{#{entry['id']}}}" in rendered
+
+
+def test_the_committed_fragments_are_the_rendering():
+    generated = ROOT / "docs" / "_generated"
+    assert (generated / symptoms.OUTPUT).read_text(encoding="utf-8") == symptoms.render()
+    assert (generated / symptoms.TOP_OUTPUT).read_text(encoding="utf-8") == symptoms.render_top()
+
+
+def test_the_recommended_stack_is_filled_in_from_its_data_file():
+    rendered = symptoms.render()
+    assert "{recommended" not in rendered
+    assert "TF_USE_LEGACY_KERAS" in rendered
+
+
+def test_the_page_the_home_section_and_the_navigation():
+    page = (ROOT / "docs" / "symptoms.md").read_text(encoding="utf-8")
+    assert f'--8<-- "docs/_generated/{symptoms.OUTPUT}"' in page
+    home = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    start, reading = home.index("## Start from what you see"), home.index("## How to read it")
+    assert start < home.index(f'--8<-- "docs/_generated/{symptoms.TOP_OUTPUT}"') < reading
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "  - Home: index.md\n  - Symptoms and fixes: symptoms.md\n" in nav
+
+
+def test_top_list_links_only_to_top_entries():
+    top = symptoms.render_top()
+    linked = re.findall(r"\(symptoms\.md#([a-z0-9-]+)\)", top)
+    assert linked == [entry["id"] for entry in ENTRIES if entry.get("top")]
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda e: e.pop("cause"), "missing field 'cause'"),
+        (lambda e: e.update(era="2019"), "era must be one of"),
+        (lambda e: e.update(group="nowhere"), "group must be one of"),
+        (lambda e: e.update(guide="versions.md#no-such-section"), "has no heading"),
+        (lambda e: e.update(guide="no-such-page.md#x"), "does not exist"),
+        (lambda e: e.update(guide="versions.md"), "must name a section"),
+        (lambda e: e.update(sources=[{"title": "t", "url": "http://example.org"}]), "https"),
+        (lambda e: e.update(id="Not A Slug"), "lower-case slug"),
+        (lambda e: e.update(verbatim="yes"), "true or false"),
+    ],
+)
+def test_check_names_the_entry_and_the_field(change, message):
+    data = copy.deepcopy(DATA)
+    change(data["symptoms"][0])
+    with pytest.raises(symptoms.SymptomsError) as raised:
+        symptoms.check(data, "symptoms.yml")
+    assert message in str(raised.value)
+    assert "symptoms[0]" in str(raised.value)
+
+
+def test_a_repeated_id_is_refused():
+    data = copy.deepcopy(DATA)
+    data["symptoms"][1]["id"] = data["symptoms"][0]["id"]
+    with pytest.raises(symptoms.SymptomsError, match="used twice"):
+        symptoms.check(data)
+
+
+def test_the_data_file_is_plain_yaml_with_two_lists():
+    raw = yaml.safe_load((ROOT / "data" / "symptoms.yml").read_text(encoding="utf-8"))
+    assert set(raw) == {"groups", "symptoms"}
