@@ -63,3 +63,9 @@ doctor-page: $(STAMP)
 
 clean:
 	rm -rf site .pytest_cache
+
+# Contribute this machine's results: noise check, measure, validate, render, test, then the
+# files to commit and a pull-request description. ARGS="--dry-run" prints the steps only.
+.PHONY: contribute
+contribute: $(STAMP)
+	@$(BIN)/python -m scripts.contribute $(ARGS)
