@@ -3,6 +3,7 @@ then the files to commit and a pull-request description to paste.
 
 Usage: python -m scripts.contribute [--dry-run]      (make contribute, ARGS="--dry-run")
        python -m scripts.contribute --describe FILE [--note TEXT ...]
+       python -m scripts.contribute --results-path   (the file make measure writes here)
 The noise check only warns; it never refuses. --describe prints the description for a
 results file that is already measured (the hosted Mac workflow uses it).
 """
@@ -222,6 +223,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--note", action="append", default=[], help="a line for the description's notes"
     )
+    parser.add_argument(
+        "--results-path", action="store_true", help="print this machine's results file and stop"
+    )
     return parser.parse_args(argv)
 
 
@@ -237,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(pr_description(data, claim_list, notes=args.note) for data in files))
         return 0
     path = this_machine_results()
+    if args.results_path:
+        print(shown(path))
+        return 0
     if args.dry_run:
         print(plan(path))
         return 0

@@ -8,6 +8,7 @@ it builds, which a closed network refuses.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -86,3 +87,110 @@ def test_the_site_is_built_strictly_and_published_from_main():
     assert any("mkdocs build --strict" in text for text in steps.values()), steps
     actions = [action for job in workflow["jobs"].values() for action in uses(job)]
     assert "actions/upload-pages-artifact" in actions and "actions/deploy-pages" in actions
+
+
+# --- mac-results.yml: hosted Apple-silicon runs proposed as a pull request ----------------
+
+MAC_RESULTS = "mac-results.yml"
+# GitHub's standard arm64 macOS labels (Apple M1 virtual machines); -intel/-large are x86.
+ARM64_RUNNERS = {"macos-14", "macos-15", "macos-26"}
+
+
+def mac_results_jobs() -> tuple[dict, dict]:
+    jobs = load(MAC_RESULTS)["jobs"]
+    return jobs["measure"], jobs["pull-request"]
+
+
+def step_index(job: dict, needle: str) -> int:
+    for number, step in enumerate(job["steps"]):
+        if needle in step.get("run", "") or needle in step.get("uses", ""):
+            return number
+    raise AssertionError(f"no step runs or uses {needle!r}")
+
+
+def test_mac_results_runs_monthly_and_on_demand():
+    triggers = load(MAC_RESULTS)["on"]
+    assert "workflow_dispatch" in triggers
+    [schedule] = triggers["schedule"]
+    minute, hour, day, month, weekday = schedule["cron"].split()
+    assert day.isdigit() and 1 <= int(day) <= 28 and month == "*" and weekday == "*"
+
+
+def test_mac_results_measures_on_apple_silicon_runners_only():
+    measure, _ = mac_results_jobs()
+    runners = measure["strategy"]["matrix"]["runner"]
+    assert "macos-14" in runners and "macos-15" in runners, runners
+    assert set(runners) <= ARM64_RUNNERS, f"not arm64 runner labels: {set(runners) - ARM64_RUNNERS}"
+    assert measure["runs-on"] == "${{ matrix.runner }}"
+    assert measure["strategy"]["fail-fast"] is False
+
+
+def test_mac_results_runs_the_readme_steps_in_order_cpu_only():
+    measure, _ = mac_results_jobs()
+    assert measure["env"]["HOSTED_RUNNER"] == "github"
+    assert measure["env"].get("SKIP_BROWSER_TESTS"), "say why the browser tests skip"
+    python = next(
+        s for s in measure["steps"] if s.get("uses", "").startswith("actions/setup-python")
+    )
+    assert python["with"]["python-version"] == "3.11"
+    order = [step_index(measure, needle) for needle in (
+        "actions/checkout", "actions/setup-python", "make venv", "pip uninstall --yes tensorflow-metal",
+        "make measure", "make validate", "make render", "make test", "scripts.contribute --describe",
+        "actions/upload-artifact")]  # fmt: skip
+    assert order == sorted(order), order
+    test_step = measure["steps"][step_index(measure, "make test")]
+    assert test_step["continue-on-error"] is True and test_step["id"] == "test"
+    validate_step = measure["steps"][step_index(measure, "make validate")]
+    assert not validate_step.get("continue-on-error"), "an invalid file must never be proposed"
+
+
+def test_mac_results_opens_or_updates_one_pull_request_with_stated_permissions():
+    text = (WORKFLOWS / MAC_RESULTS).read_text(encoding="utf-8")
+    workflow = load(MAC_RESULTS)
+    assert workflow["permissions"] == {"contents": "read"}
+    measure, pull_request = mac_results_jobs()
+    assert "permissions" not in measure, "the measuring jobs need no write access"
+    assert pull_request["permissions"] == {"contents": "write", "pull-requests": "write"}
+    # Each permission says why it is needed, on its own line.
+    assert re.search(r"contents: write # push the results branch", text)
+    assert re.search(r"pull-requests: write # open the pull request", text)
+    assert pull_request["needs"] == "measure" and pull_request["runs-on"] == "ubuntu-latest"
+    assert pull_request["env"]["GH_TOKEN"] == "${{ github.token }}"
+    commands = run_commands(pull_request)
+    for needle in ("make validate", "make render", "git add results docs/_generated",
+                   "git push", "gh pr create", "gh pr edit", "--body-file"):  # fmt: skip
+        assert needle in commands, needle
+    assert "actions/download-artifact" in uses(pull_request)
+    assert "Metal Performance Shaders" in text and MPS_LIMITATION in text
+
+
+def test_mac_results_scripts_take_expressions_only_through_env():
+    """`${{ }}` inside a run script is a script-injection risk; values come in as env vars."""
+    for job in load(MAC_RESULTS)["jobs"].values():
+        assert "${{" not in run_commands(job)
+
+
+def test_mac_results_uses_only_make_targets_that_exist():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    targets = set(re.findall(r"^([a-z-]+):", makefile, flags=re.MULTILINE))
+    used = set()
+    for job in load(MAC_RESULTS)["jobs"].values():
+        used |= set(re.findall(r"\bmake ([a-z-]+)", run_commands(job)))
+    assert used and used <= targets, used - targets
+
+
+def test_mac_results_machine_is_named_apple_silicon_cpu_only_hosted():
+    """What provenance records under the workflow's environment, on a faked hosted Mac."""
+    from scripts import provenance
+    from tests.mac_samples import hosted_runner_mac
+
+    measure, _ = mac_results_jobs()
+    probe = hosted_runner_mac()
+    probe.environment = {"HOSTED_RUNNER": measure["env"]["HOSTED_RUNNER"]}
+    machine = provenance.collect_machine(probe)
+    provenance.set_devices(machine, ["CPU:0"])  # tensorflow-metal removed: TensorFlow sees the CPU
+    assert (
+        machine["description"]
+        == "Apple M1 (Virtual), 3-core CPU, 7 GB, CPU only (GitHub-hosted runner)"
+    )
+    assert machine["hosted_runner"] == "github" and machine["metal_gpu"] is False
