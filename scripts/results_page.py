@@ -5,12 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import yaml
-
-from scripts import tables
+from scripts import reference_figures, tables
 from scripts.catalog import ROOT
 
-REFERENCE_FILE = ROOT / "data" / "reference_results.yml"
 STALE_MARK = " †"
 
 
@@ -99,26 +96,11 @@ def measured_section(all_data: list[dict], root: Path = ROOT) -> str:
     return "\n\n".join(blocks) + "\n\n" + legend + "\n"
 
 
-def load_reference(path: Path = REFERENCE_FILE) -> list[dict]:
-    return yaml.safe_load(path.read_text(encoding="utf-8"))["sources"]
+def load_reference(path: Path = reference_figures.REFERENCE_FILE) -> list[dict]:
+    """The published sources, checked against their schema (reference_figures.check)."""
+    return reference_figures.load(path)
 
 
 def reported_section(sources: list[dict]) -> str:
     """Published numbers, grouped by source, each with its link, hardware, software and date."""
-    blocks = []
-    for source in sources:
-        lines = [
-            f"#### [{source['title']}]({source['url']})",
-            "",
-            f"Published {source['date']} · {source['software']}. {source['notes'].strip()}",
-            "",
-            "| Hardware | Workload | Batch | Result as published |",
-            "|---|---|---:|---:|",
-        ]
-        for row in source["rows"]:
-            lines.append(
-                f"| {row['hardware']} | {row['workload']} | {row['batch']} "
-                f"| {row['value']} {row['unit']} |"
-            )
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks) + "\n"
+    return reference_figures.results_section(sources)
