@@ -19,6 +19,7 @@ from scripts import (
     cpu_features,
     mac_stacks,
     plain_text,
+    reference_figures,
     results,
     results_page,
     symptoms,
@@ -52,6 +53,10 @@ def render_all(
         "claims/all.md": claims.summary_table(claim_list, all_data, root),
         "cpu-features.md": cpu_features.table(all_data),
     }
+    for page in reference_figures.FACTOR_PAGES:  # each factor page's published Mac figures
+        files[f"{reference_figures.OUTPUT_DIR}/{page}.md"] = reference_figures.page_fragment(
+            reference, page
+        )
     for snippet in snippets_in(all_data):
         tables_md, overlap_md, outputs_md, series = [], [], [], []
         for data, raw in zip(all_data, raw_data, strict=True):
