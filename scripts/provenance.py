@@ -69,7 +69,7 @@ class Probe:
         except metadata.PackageNotFoundError:
             return None
 
-    def env(self, name: str) -> str | None:
+    def getenv(self, name: str) -> str | None:
         return os.environ.get(name)
 
 
@@ -137,7 +137,7 @@ def low_power_mode(probe: Probe) -> bool | None:
 
 def hosted_runner(probe: Probe) -> str | None:
     """The CI service named in $HOSTED_RUNNER (lower-case letters, digits, '-'), or None."""
-    value = (probe.env(HOSTED_RUNNER_ENV) or "").strip().lower()
+    value = (probe.getenv(HOSTED_RUNNER_ENV) or "").strip().lower()
     return value[:40] if re.fullmatch(r"[a-z0-9][a-z0-9-]*", value) else None
 
 

@@ -50,7 +50,7 @@ class FakeMac(provenance.Probe):
     def package_version(self, name):
         return self.packages.get(name)
 
-    def env(self, name):
+    def getenv(self, name):
         return self.environment.get(name)
 
 
