@@ -17,7 +17,7 @@ PLAIN = re.compile(r"[\w .,:;()\[\]'\"+\-/=@%#!?~×→>–—™®°]*")
 # Sequences that are markup even when every character is allowed.
 MARKUP = (("](", "a Markdown link"), ("__", "Markdown emphasis"))
 # Words that are script wherever they land in HTML, even spelled with allowed characters.
-SCRIPT_WORDS = re.compile(r"\bon[a-z]+\s*=|\b(?:java|vb)script\s*:|\bdata\s*:", re.IGNORECASE)
+SCRIPT_WORDS = re.compile(r"\bon[a-z]+\s*=|\b(?:java|vb)script\s*:", re.IGNORECASE)
 # Captured output is shown in a code block; only control characters are refused there.
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 # Characters that Markdown (with the site's extensions) or HTML would read as markup.

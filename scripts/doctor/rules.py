@@ -306,26 +306,20 @@ def check_import(f: Facts) -> Check:
         )
     crashed = f.tf.returncode is not None and f.tf.returncode < 0
     if AVX_GUARD in (f.tf.error or ""):
-        arch_fix = check_architecture(f)
-        return Check(
-            name,
-            Status.FAIL,
+        return _missing_instructions(
+            f,
             "`import tensorflow` stopped at TensorFlow's own CPU check: the build uses AVX, "
             "which this CPU (or its emulator) does not advertise",
-            fix=arch_fix.fix if arch_fix.status is Status.FAIL else container_fix(),
-            guide=f"{SYMPTOMS}#compiled-to-use-avx",
-            source=AVX_GUARD_ISSUE,
+            "compiled-to-use-avx",
+            AVX_GUARD_ISSUE,
         )
     if crashed and -f.tf.returncode == signal.SIGILL:
-        arch_fix = check_architecture(f)
-        return Check(
-            name,
-            Status.FAIL,
+        return _missing_instructions(
+            f,
             "`import tensorflow` crashed with an illegal instruction (SIGILL): the build uses "
             "CPU instructions (AVX) that this CPU or Rosetta 2 does not provide",
-            fix=arch_fix.fix if arch_fix.status is Status.FAIL else container_fix(),
-            guide=f"{SYMPTOMS}#illegal-hardware-instruction",
-            source=ROSETTA_DOC,
+            "illegal-hardware-instruction",
+            ROSETTA_DOC,
         )
     if crashed:
         return Check(
@@ -373,6 +367,19 @@ def check_import(f: Facts) -> Check:
         )
     seconds = f"{f.tf.seconds:g} s" if f.tf.seconds is not None else "?"
     return Check(name, Status.PASS, f"imports TensorFlow {f.tf.version} in {seconds}")
+
+
+def _missing_instructions(f: Facts, found: str, symptom: str, source: str) -> Check:
+    """An import that failed for want of AVX: the fix is a native Python or an arm64 image."""
+    arch_fix = check_architecture(f)
+    return Check(
+        "tensorflow import",
+        Status.FAIL,
+        found,
+        fix=arch_fix.fix if arch_fix.status is Status.FAIL else container_fix(),
+        guide=f"{SYMPTOMS}#{symptom}",
+        source=source,
+    )
 
 
 def container_fix() -> str:

@@ -94,15 +94,28 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="session")
-def base_url(site_dir) -> str:
-    """http://127.0.0.1:<free port>/ serving the built site from a thread."""
-    handler = functools.partial(QuietHandler, directory=str(site_dir))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+def serve_directory():
+    """A function that serves a folder on 127.0.0.1 (a free port, a thread) until the session
+    ends, and returns its address."""
+    servers: list[http.server.ThreadingHTTPServer] = []
+
+    def serve(directory: Path) -> str:
+        handler = functools.partial(QuietHandler, directory=str(directory))
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}/"
+
+    yield serve
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def base_url(site_dir, serve_directory) -> str:
+    """http://127.0.0.1:<free port>/ serving the built site."""
+    return serve_directory(site_dir)
 
 
 @pytest.fixture(scope="session")

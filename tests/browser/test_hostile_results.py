@@ -6,14 +6,11 @@ file that slipped past `make validate`, so the renderer's escaping alone must ke
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import os
 import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -75,19 +72,9 @@ def hostile_site(browser_available, tmp_path_factory) -> Path:
     return site
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # noqa: A002 - the base class's signature
-        pass
-
-
 @pytest.fixture(scope="module")
-def hostile_url(hostile_site):
-    handler = functools.partial(QuietHandler, directory=str(hostile_site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+def hostile_url(hostile_site, serve_directory):
+    return serve_directory(hostile_site)
 
 
 # Every element that carries an on* attribute, a javascript: URL, or is a script/iframe/svg
