@@ -15,7 +15,8 @@ help:
 	@echo "make render         re-render tables, charts and outputs from committed results"
 	@echo "make validate       check results files (all of results/, or FILES=\"path ...\")"
 	@echo "make notebooks      re-generate and execute the factor notebooks (docs/notebooks/)"
-	@echo "make doctor         diagnose this machine's TensorFlow set-up"
+	@echo "make doctor         diagnose this repository's .venv (tf-doctor.pyz checks any environment)"
+	@echo "make contribute     noise check, measure, validate, render, test; then what to commit"
 	@echo "make build          build the site into site/ with --strict"
 
 $(STAMP): pyproject.toml
