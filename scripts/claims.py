@@ -17,6 +17,7 @@ from pathlib import Path
 
 import yaml
 
+from scripts import stats
 from scripts.catalog import ROOT
 from scripts.tables import is_current
 
@@ -93,6 +94,34 @@ def agrees(evidence: dict, ratio: float) -> bool:
     return evidence.get("at_least", float("-inf")) <= ratio < evidence.get("below", float("inf"))
 
 
+def interval(data: dict, evidence: dict, root: Path = ROOT) -> tuple[float, float] | None:
+    """The speed-up's 95% bootstrap interval on one machine (stats.speedup_interval)."""
+    if speedup(data, evidence, root) is None:
+        return None
+    entries = data["entries"]
+    baseline, variant = entries[evidence["baseline"]]["stats"], entries[evidence["variant"]]
+    point = baseline["first_call_s"] if evidence.get("baseline_stat") == "first_call_s" else None
+    if not variant["stats"].get("times_s") or (point is None and not baseline.get("times_s")):
+        return None
+    return stats.speedup_interval(baseline.get("times_s", []), variant["stats"]["times_s"], point)
+
+
+# What a machine's interval says about a verdict's range (issue 10): the whole interval
+# inside supports it, the whole interval outside contradicts it, anything else is open.
+SUPPORTED, INCONCLUSIVE, CONTRADICTED = "supported", "inconclusive", "contradicted"
+
+
+def status(evidence: dict, bounds: tuple[float, float]) -> str:
+    low, high = bounds
+    at_least = evidence.get("at_least", float("-inf"))
+    below = evidence.get("below", float("inf"))
+    if at_least <= low and high < below:
+        return SUPPORTED
+    if high < at_least or low >= below:
+        return CONTRADICTED
+    return INCONCLUSIVE
+
+
 def expectation_words(evidence: dict) -> str:
     parts = []
     if "at_least" in evidence:
@@ -120,12 +149,11 @@ def page_fragment(claims: list[dict], all_data: list[dict], page: str, root: Pat
                 if ratio is None:
                     continue
                 shown = True
-                needs = "its range:" if evidence.get("analogue") else "the verdict needs"
                 lines += [
                     "",
                     f"    {evidence_label(evidence, data)} "
                     f"{compared(evidence, variant, baseline)}: "
-                    f"{ratio:.2f}× ({needs} {expectation_words(evidence)}).",
+                    f"{measured_words(data, evidence, ratio, root)}.",
                 ]
             if shown and evidence.get("analogue"):
                 lines += ["", f"    *What the analogue shows:* {evidence['shows'].strip()}"]
@@ -133,6 +161,18 @@ def page_fragment(claims: list[dict], all_data: list[dict], page: str, root: Pat
                 lines += ["", f"    *Why this range:* {' '.join(evidence['why_range'].split())}"]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks) + "\n"
+
+
+def measured_words(data: dict, evidence: dict, ratio: float, root: Path = ROOT) -> str:
+    """'0.15× (95% interval 0.14–0.16): supported (the verdict needs below 0.50×)'."""
+    needs = "its range:" if evidence.get("analogue") else "the verdict needs"
+    bounds = interval(data, evidence, root)
+    if bounds is None:
+        return f"{ratio:.2f}× ({needs} {expectation_words(evidence)})"
+    return (
+        f"{ratio:.2f}× (95% interval {bounds[0]:.2f}–{bounds[1]:.2f}): "
+        f"**{status(evidence, bounds)}** ({needs} {expectation_words(evidence)})"
+    )
 
 
 def evidence_label(evidence: dict, data: dict) -> str:
@@ -181,14 +221,17 @@ def summary_table(claims: list[dict], all_data: list[dict], root: Path = ROOT) -
                 ratio = speedup(data, item, root)
                 if ratio is None:
                     continue
+                bounds = interval(data, item, root)
+                found = f"{ratio:.2f}×" + (
+                    f" ({bounds[0]:.2f}–{bounds[1]:.2f}, {status(item, bounds)})" if bounds else ""
+                )
                 if item.get("analogue"):
                     evidence.append(
-                        f"{evidence_label(item, data)} {compared(item, variant, baseline)} "
-                        f"{ratio:.2f}×"
+                        f"{evidence_label(item, data)} {compared(item, variant, baseline)} {found}"
                     )
                 else:
                     evidence.append(
-                        f"measured: {compared(item, variant, baseline)} {ratio:.2f}× on "
+                        f"measured: {compared(item, variant, baseline)} {found} on "
                         f"{data['machine']['description']}"
                     )
         if claim.get("sources"):

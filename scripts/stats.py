@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import statistics
 
 # A median whose interquartile range exceeds this share of it is flagged as noisy.
@@ -39,3 +40,41 @@ def summarize(times_s: list[float], examples_per_run: int | None = None) -> dict
         summary["examples_per_run"] = examples_per_run
         summary["throughput_per_s"] = examples_per_run / median
     return summary
+
+
+# A speed-up's interval: how many bootstrap resamples, and the seed that makes renders
+# byte-identical. The level is the usual 95%.
+BOOTSTRAP_RESAMPLES = 2000
+BOOTSTRAP_SEED = 0
+INTERVAL_LEVEL = 0.95
+
+
+def speedup_interval(
+    baseline_times: list[float],
+    variant_times: list[float],
+    baseline_point: float | None = None,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+) -> tuple[float, float]:
+    """95% percentile-bootstrap interval of median(baseline) / median(variant).
+
+    Each variant's timed runs are resampled on their own: today's runs time one variant
+    after another, so there are no rounds to pair. With baseline_point (a first call, timed
+    once), only the variant's runs vary. The seed is fixed, so the same data always gives
+    the same interval.
+    """
+    if not variant_times or (baseline_point is None and not baseline_times):
+        raise ValueError("speedup_interval() needs timings for both sides")
+    rng = random.Random(BOOTSTRAP_SEED)
+    ratios = []
+    for _ in range(resamples):
+        variant = statistics.median(rng.choices(variant_times, k=len(variant_times)))
+        if baseline_point is None:
+            baseline = statistics.median(rng.choices(baseline_times, k=len(baseline_times)))
+        else:
+            baseline = baseline_point
+        ratios.append(baseline / variant)
+    ratios.sort()
+    tail = (1 - INTERVAL_LEVEL) / 2
+    low = ratios[int(tail * resamples)]
+    high = ratios[min(resamples - 1, int((1 - tail) * resamples))]
+    return low, high

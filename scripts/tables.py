@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from scripts import plain_text
 from scripts.provenance import file_sha256
+from scripts.stats import speedup_interval
 
 NOISY_MARK = " (noisy)"
 
@@ -69,6 +70,16 @@ def format_bytes(count: float) -> str:
     return f"{count / 2**30:.2f} GiB" if count >= 2**30 else f"{count / 2**20:.0f} MiB"
 
 
+def speedup_words(baseline: dict, variant: dict) -> str:
+    """'1.77× (1.70–1.85)'; an interval that holds 1.0 adds 'no clear difference'."""
+    point = baseline["median_s"] / variant["median_s"]
+    if not baseline.get("times_s") or not variant.get("times_s"):
+        return f"{point:.2f}×"
+    low, high = speedup_interval(baseline["times_s"], variant["times_s"])
+    words = f"{point:.2f}× ({low:.2f}–{high:.2f})"
+    return words + (", no clear difference" if low <= 1.0 <= high else "")
+
+
 def comparison_table(data: dict, entries: list[dict], root) -> str:
     """One machine's table for one snippet: median, spread, speed-up vs the baseline, rate.
 
@@ -99,7 +110,7 @@ def comparison_table(data: dict, entries: list[dict], root) -> str:
         elif entry.get("reference"):
             speedup = "– (reference)"
         else:
-            speedup = f"{baseline['stats']['median_s'] / stats['median_s']:.2f}×"
+            speedup = speedup_words(baseline["stats"], stats)
         spread = f"{stats['iqr_over_median'] * 100:.1f}%" + (NOISY_MARK if stats["noisy"] else "")
         label = f"`{entry['variant']}`: {entry['label']}"
         if not is_current(entry, root):
@@ -121,7 +132,8 @@ def comparison_table(data: dict, entries: list[dict], root) -> str:
     notes = [
         f"Each run is timed whole after {entries[0]['method']['warmup']} untimed warm-up run(s); "
         f"{round_range} timed runs per variant. Speed-up is the baseline's median "
-        "divided by the variant's; spreads above 10% are marked noisy."
+        "divided by the variant's, with its 95% bootstrap interval in brackets; an interval "
+        "that holds 1.00 is marked no clear difference. Spreads above 10% are marked noisy."
     ]
     if with_flops:
         notes.append(

@@ -23,16 +23,27 @@ def test_claim_ids_are_unique_and_pages_exist(root):
     "claim_id, evidence", EVIDENCE, ids=[f"{c}-{e['variant']}" for c, e in EVIDENCE]
 )
 def test_verdict_agrees_with_the_numbers(claim_id, evidence, committed_results):
+    """Contradicted (the whole 95% interval outside the range) on any machine fails;
+    inconclusive is shown on the pages, not a failure. Without timings, the point decides."""
     checked = 0
     for data in committed_results:
         ratio = claims.speedup(data, evidence)
         if ratio is None:
             continue
         checked += 1
-        assert claims.agrees(evidence, ratio), (
+        bounds = claims.interval(data, evidence)
+        where = (
             f"{claim_id}: on {data['machine']['description']} {evidence['variant']} vs "
-            f"{evidence['baseline']} is {ratio:.2f}×, but the verdict needs "
-            f"{claims.expectation_words(evidence)}; revise the verdict in data/claims/"
+            f"{evidence['baseline']} is {ratio:.2f}×"
+        )
+        if bounds is None:
+            assert claims.agrees(evidence, ratio), where
+            continue
+        assert bounds[0] <= ratio <= bounds[1], f"{where}, outside its own interval {bounds}"
+        assert claims.status(evidence, bounds) != claims.CONTRADICTED, (
+            f"{where} ({bounds[0]:.2f}–{bounds[1]:.2f}), but the verdict needs "
+            f"{claims.expectation_words(evidence)}: the data contradict it; revise the verdict "
+            "in data/claims/ (a range never moves to make data pass)"
         )
     assert checked, f"{claim_id}: no machine has current results for this evidence"
 
@@ -42,6 +53,16 @@ def test_every_claim_on_a_page_is_shown_by_that_page(root):
         name = claim["page"].removesuffix(".md")
         page = (root / "docs" / claim["page"]).read_text()
         assert f'--8<-- "docs/_generated/claims/{name}.md"' in page, claim["page"]
+
+
+@pytest.mark.parametrize(
+    "bounds, expected",
+    [((1.3, 1.6), "supported"), ((1.1, 1.4), "inconclusive"), ((0.9, 1.1), "contradicted"),
+     ((1.2, 1.2), "supported"), ((2.9, 3.1), "inconclusive"), ((3.0, 3.5), "contradicted")],
+)  # fmt: skip
+def test_status_reads_the_whole_interval_against_the_range(bounds, expected):
+    evidence = {"variant": "a:x", "baseline": "a:y", "at_least": 1.2, "below": 3.0}
+    assert claims.status(evidence, bounds) == expected
 
 
 def test_a_contradicted_range_is_caught():

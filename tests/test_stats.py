@@ -1,5 +1,7 @@
 """The harness statistics: quartiles, spread, the noise flag and throughput."""
 
+import statistics
+
 import pytest
 
 from scripts import stats
@@ -43,3 +45,30 @@ def test_throughput_uses_the_median():
 def test_rejects_empty_and_non_positive(bad):
     with pytest.raises(ValueError):
         stats.summarize(bad)
+
+
+def test_speedup_interval_holds_the_point_and_is_reproducible():
+    baseline = [1.0, 1.1, 0.9, 1.05, 0.95, 1.02, 0.98]
+    variant = [0.5, 0.52, 0.48, 0.51, 0.49, 0.5, 0.55]
+    low, high = stats.speedup_interval(baseline, variant)
+    point = statistics.median(baseline) / statistics.median(variant)
+    assert low <= point <= high and low < high
+    assert stats.speedup_interval(baseline, variant) == (low, high)  # seeded: same data, same text
+
+
+def test_a_noisier_variant_widens_the_interval():
+    baseline = [1.0] * 15
+    steady = [0.5 + 0.001 * i for i in range(15)]
+    noisy = [0.5 + 0.05 * i for i in range(15)]
+    width = [
+        high - low for low, high in (stats.speedup_interval(baseline, t) for t in (steady, noisy))
+    ]
+    assert width[0] < width[1]
+
+
+def test_a_first_call_interval_varies_only_the_variant():
+    variant = [0.1, 0.11, 0.09, 0.1, 0.1]
+    low, high = stats.speedup_interval([], variant, baseline_point=2.0)
+    assert low <= 2.0 / statistics.median(variant) <= high
+    with pytest.raises(ValueError):
+        stats.speedup_interval([], variant)
