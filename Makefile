@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: help venv serve build test lint measure measure-quick render validate notebooks doctor doctor-page clean
+.PHONY: help venv serve build test lint measure measure-quick render validate compare notebooks doctor doctor-page clean
 
 help:
 	@echo "make serve          build .venv if needed, serve the site at http://127.0.0.1:8000"
@@ -14,6 +14,7 @@ help:
 	@echo "make measure-quick  a fast, small-size check of the measuring pipeline (not for publishing)"
 	@echo "make render         re-render tables, charts and outputs from committed results"
 	@echo "make validate       check results files (all of results/, or FILES=\"path ...\")"
+	@echo "make compare        speed-ups of two results files side by side (FILES=\"A.json B.json\")"
 	@echo "make notebooks      re-generate and execute the factor notebooks (docs/notebooks/)"
 	@echo "make doctor         diagnose this repository's .venv (tf-doctor.pyz checks any environment)"
 	@echo "make contribute     noise check, measure, validate, render, test; then what to commit"
@@ -52,6 +53,9 @@ render: $(STAMP)
 
 validate: $(STAMP)
 	$(BIN)/python -m scripts.validate $(FILES)
+
+compare: $(STAMP)
+	$(BIN)/python -m scripts.compare $(FILES)
 
 notebooks: $(STAMP)
 	$(BIN)/python -m scripts.notebooks $(ARGS)

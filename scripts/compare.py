@@ -1,0 +1,139 @@
+"""Compare the speed-ups of two results files: how far each moved, and whether that is noise.
+
+Usage: python -m scripts.compare A.json B.json   (make compare FILES="A.json B.json")
+
+Every speed-up the two files share (a variant against its snippet's baseline, both measured
+in each file) is printed side by side with its 95% interval, the drift from A to B in
+percent, and a flag when the drift is beyond ±10% or the two intervals do not overlap. Two
+runs on one machine show how reproducible the numbers are; two machines show how they
+differ. Claim speed-ups (data/claims/) are marked and counted on their own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from scripts import claims, results, stats
+
+DRIFT_FLAG_PERCENT = 10.0  # the issue's threshold for "moved"; not a statistical test
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str  # "snippet:variant vs baseline"
+    a: tuple[float, float, float]  # point, low, high
+    b: tuple[float, float, float]
+    claim: bool
+
+    @property
+    def drift_percent(self) -> float:
+        return (self.b[0] / self.a[0] - 1) * 100
+
+    @property
+    def overlap(self) -> bool:
+        return self.a[1] <= self.b[2] and self.b[1] <= self.a[2]
+
+    @property
+    def flagged(self) -> bool:
+        return abs(self.drift_percent) > DRIFT_FLAG_PERCENT or not self.overlap
+
+
+def speedups(
+    data: dict, extra: set[tuple[str, str]] = frozenset()
+) -> dict[tuple[str, str], tuple[float, float, float]]:
+    """(variant key, baseline key) -> (point, low, high): every variant against its snippet's
+    baseline, and the extra pairs (the claims compare other pairs too)."""
+    entries = data["entries"]
+    pairs = {
+        (key, f"{entry['snippet']}:{entry['baseline']}")
+        for key, entry in entries.items()
+        if not entry.get("reference")
+    } | set(extra)
+    found = {}
+    for key, base_key in pairs:
+        variant, baseline = entries.get(key), entries.get(base_key)
+        if variant is None or baseline is None or key == base_key:
+            continue
+        b_times, v_times = baseline["stats"].get("times_s"), variant["stats"].get("times_s")
+        if not b_times or not v_times:
+            continue
+        point = baseline["stats"]["median_s"] / variant["stats"]["median_s"]
+        found[(key, base_key)] = (point, *stats.speedup_interval(b_times, v_times))
+    return found
+
+
+def claim_pairs(claim_list: list[dict]) -> set[tuple[str, str]]:
+    return {
+        (e["variant"], e["baseline"])
+        for c in claim_list
+        for e in c.get("evidence", [])
+        if e.get("baseline_stat", "median_s") == "median_s"
+    }
+
+
+def compare(a: dict, b: dict, claim_list: list[dict]) -> list[Row]:
+    claimed = claim_pairs(claim_list)
+    ours, theirs = speedups(a, claimed), speedups(b, claimed)
+    return [
+        Row(f"{pair[0]} vs {pair[1].split(':', 1)[1]}", ours[pair], theirs[pair], pair in claimed)
+        for pair in sorted(set(ours) & set(theirs))
+    ]
+
+
+def table(rows: list[Row], a_name: str, b_name: str) -> str:
+    def cell(value: tuple[float, float, float]) -> str:
+        return f"{value[0]:.2f}× ({value[1]:.2f}–{value[2]:.2f})"
+
+    lines = [
+        f"| Speed-up | Claim | A: {a_name} | B: {b_name} | Drift B vs A | Flag |",
+        "|---|---|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        flag = []
+        if abs(row.drift_percent) > DRIFT_FLAG_PERCENT:
+            flag.append(f"beyond ±{DRIFT_FLAG_PERCENT:g}%")
+        if not row.overlap:
+            flag.append("intervals apart")
+        lines.append(
+            f"| `{row.key}` | {'yes' if row.claim else ''} | {cell(row.a)} | {cell(row.b)} "
+            f"| {row.drift_percent:+.1f}% | {', '.join(flag)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def summary(rows: list[Row]) -> str:
+    claimed = [r for r in rows if r.claim]
+    moved = [r for r in rows if abs(r.drift_percent) > DRIFT_FLAG_PERCENT]
+    moved_claims = [r for r in claimed if abs(r.drift_percent) > DRIFT_FLAG_PERCENT]
+    apart = [r for r in rows if not r.overlap]
+    return (
+        f"{len(rows)} shared speed-ups: {len(moved)} drift more than ±{DRIFT_FLAG_PERCENT:g}% "
+        f"and {len(apart)} have intervals that do not overlap. Claim speed-ups: "
+        f"{len(moved_claims)} of {len(claimed)} drift more than ±{DRIFT_FLAG_PERCENT:g}%."
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m scripts.compare", description=__doc__)
+    parser.add_argument("a", type=Path, help="first results file")
+    parser.add_argument("b", type=Path, help="second results file")
+    args = parser.parse_args(argv)
+    try:
+        a, b = results.read(args.a), results.read(args.b)
+    except results.ResultsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    rows = compare(a, b, claims.load())
+    if not rows:
+        print(f"error: {args.a} and {args.b} share no speed-up to compare", file=sys.stderr)
+        return 2
+    sys.stdout.write(table(rows, args.a.name, args.b.name))
+    print("\n" + summary(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
