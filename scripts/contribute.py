@@ -17,12 +17,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from scripts import claims, plain_text, provenance, results, tables
+from scripts import claims, noise_check, plain_text, provenance, results, tables
 from scripts.catalog import ROOT
 
-# A 1-minute load average above this share of the cores means other programs compete for
-# them (an idle Mac sits well below it).
-LOAD_PER_CORE = 0.5
 COMMIT_PATHS = ("results", "docs/_generated")
 # (what, command, stop if it fails): a failed measure keeps everything else it measured,
 # and failing tests are reported in the description; an invalid file is never proposed.
@@ -39,32 +36,7 @@ def noise_warnings(
     loadavg: Callable[[], tuple[float, float, float]] = os.getloadavg,
 ) -> list[str]:
     """What on this machine would slow or scatter the timings; never a reason to refuse."""
-    probe = probe or provenance.Probe()
-    warnings = []
-    cores = probe.cpu_count() or 1
-    try:
-        one_minute = loadavg()[0]
-    except OSError:
-        one_minute = None
-    if one_minute is not None and one_minute > LOAD_PER_CORE * cores:
-        warnings.append(
-            f"The load average over the last minute is {one_minute:.1f} on {cores} cores: "
-            "other programs are using the processor. Close them (see Activity Monitor), "
-            "or the timings will be slower and noisier than this machine is."
-        )
-    if probe.system() == "Darwin":
-        source = provenance.power_source(probe)
-        if source is not None and source != "AC Power":
-            warnings.append(
-                f"The Mac is drawing from {source}: connect it to power. On battery macOS "
-                "may lower clock speeds, and the timings would not be this Mac's best."
-            )
-        if provenance.low_power_mode(probe):
-            warnings.append(
-                "Low Power Mode is on: it slows the CPU and GPU. Turn it off in System "
-                "Settings > Battery (or `sudo pmset -a lowpowermode 0`) before measuring."
-            )
-    return warnings
+    return noise_check.warnings(noise_check.snapshot(probe, loadavg))
 
 
 def this_machine_results(results_dir: Path = results.RESULTS_DIR) -> Path:

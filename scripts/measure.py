@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from scripts import catalog, provenance, results
+from scripts import catalog, noise_check, provenance, results
 
 QUICK_RESULTS_DIR = catalog.ROOT / "build" / "quick-results"
 
@@ -228,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}\nFix or move that file; nothing was measured.", file=sys.stderr)
         return 2
     provenance.set_devices(machine, existing["machine"].get("tf_devices") or [])
+    conditions = noise_check.snapshot()
+    for warning in noise_check.warnings(conditions):
+        print(f"warning: {warning}", file=sys.stderr)
     print(f"Measuring {len(selected)} snippet(s) on {machine['description']} -> {path}")
     failures: list[str] = []
     summary: list[str] = []
@@ -246,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
                 failures.append(f"{key}: {outcome['error']}")
                 continue
             entries[key] = make_entry(snippet, variant, report, method, software, git, date)
+            entries[key]["conditions"] = conditions
             line = format_row(key, outcome["stats"])
             summary.append(line)
             print("    " + line, flush=True)

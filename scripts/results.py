@@ -204,6 +204,10 @@ def check_entry(key: str, entry: object, where: str) -> None:
     if not isinstance(entry["method"], dict):
         raise ResultsError(f"{where}.method: expected an object")
     _plain_values(entry["method"], f"{where}.method")
+    if "conditions" in entry:  # what the noise check read before the run (optional)
+        if not isinstance(entry["conditions"], dict):
+            raise ResultsError(f"{where}.conditions: expected an object")
+        _plain_values(entry["conditions"], f"{where}.conditions")
     check_stats(entry["stats"], f"{where}.stats")
 
 

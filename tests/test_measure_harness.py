@@ -189,3 +189,14 @@ def test_a_second_run_is_refused_while_one_holds_the_machine(
     finally:
         first.close()
     assert run_measure(snippets_dir, tmp_path / "out", "--only", "demo/good", "--no-output") == 0
+
+
+def test_each_entry_records_the_noise_check(snippets_dir, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("MEASURE_LOCK", str(tmp_path / "measure.lock"))
+    monkeypatch.setattr(measure.noise_check, "snapshot", lambda: {"load_1m": 9.0, "cores": 2})
+    assert run_measure(snippets_dir, tmp_path / "out", "--only", "demo/good", "--no-output") == 0
+    assert "warning: The load average over the last minute is 9.0 on 2 cores" in (
+        capsys.readouterr().err
+    )
+    data = results.read(results_file(tmp_path / "out"))
+    assert all(e["conditions"] == {"load_1m": 9.0, "cores": 2} for e in data["entries"].values())
