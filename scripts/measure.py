@@ -43,6 +43,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--timeout", type=float, default=1800, help="seconds per snippet")
     parser.add_argument(
+        "--allow-dirty",
+        action="store_true",
+        help="write into results/ although the measured code has uncommitted changes",
+    )
+    parser.add_argument(
         "--no-output", action="store_true", help="do not capture the snippets' own printed output"
     )
     return parser.parse_args(argv)
@@ -220,6 +225,16 @@ def main(argv: list[str] | None = None) -> int:
     machine = provenance.collect_machine()
     software = provenance.collect_software()
     git = provenance.git_state(catalog.ROOT)
+    publishing = results_dir.resolve() == results.RESULTS_DIR.resolve()
+    if publishing and git["dirty"] and not args.allow_dirty:
+        print(
+            "error: the snippets or scripts have uncommitted changes, so results/ would record "
+            "numbers that no commit can reproduce. Commit first (README: write, lint, test, "
+            "commit, measure), or measure into a scratch folder with --results-dir, or pass "
+            "--allow-dirty (entries are then marked on the pages). Nothing was measured.",
+            file=sys.stderr,
+        )
+        return 2
     machine["id"] = provenance.distinct_id(machine, results_dir)
     path = results_dir / f"{machine['id']}.json"
     try:

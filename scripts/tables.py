@@ -50,10 +50,16 @@ def provenance_line(data: dict, entries: list[dict]) -> str:
     commits = sorted(
         {(e["commit"] or "unknown")[:7] + ("+dirty" if e["dirty"] else "") for e in entries}
     )
+    dirty = (
+        "; +dirty: measured with uncommitted changes to the snippets or scripts, so no commit "
+        "reproduces it exactly"
+        if any(e["dirty"] for e in entries)
+        else ""
+    )
     return (
         f"**{data['machine']['description']}** · {data['machine']['os_version']} · "
         f"{software_words(first['software'])} · measured {', '.join(dates)} "
-        f"(commit {', '.join(commits)})"
+        f"(commit {', '.join(commits)}{dirty})"
     )
 
 

@@ -200,3 +200,21 @@ def test_each_entry_records_the_noise_check(snippets_dir, tmp_path, monkeypatch,
     )
     data = results.read(results_file(tmp_path / "out"))
     assert all(e["conditions"] == {"load_1m": 9.0, "cores": 2} for e in data["entries"].values())
+
+
+def test_a_dirty_tree_is_refused_for_results_but_not_for_a_scratch_folder(
+    snippets_dir, tmp_path, monkeypatch, capsys
+):
+    monkeypatch.setenv("MEASURE_LOCK", str(tmp_path / "measure.lock"))
+    monkeypatch.setattr(
+        measure.provenance, "git_state", lambda root: {"commit": "a" * 40, "dirty": True}
+    )
+    publish = tmp_path / "results"
+    monkeypatch.setattr(measure.results, "RESULTS_DIR", publish)
+    assert run_measure(snippets_dir, publish, "--only", "demo/good") == 2
+    assert "uncommitted changes" in capsys.readouterr().err and not publish.exists()
+    assert run_measure(snippets_dir, publish, "--only", "demo/good", "--no-output",
+                       "--allow-dirty") == 0  # fmt: skip
+    assert (
+        run_measure(snippets_dir, tmp_path / "scratch", "--only", "demo/good", "--no-output") == 0
+    )
