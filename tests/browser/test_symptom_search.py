@@ -29,19 +29,36 @@ def test_the_messages_are_the_ones_on_the_symptom_page():
         assert message in entries[entry_id]["what_you_see"], entry_id
 
 
+def settled_results(page, quiet_ms: int = 300, limit_ms: int = 10_000) -> list[str]:
+    """The result links once the list stops changing: search re-renders it while the query
+    typed last is still being processed, and an element read too early is replaced."""
+    read = "() => [...document.querySelectorAll('.md-search-result__list a')].map(a => a.href)"
+    previous, waited = page.evaluate(read), 0
+    while waited < limit_ms:
+        page.wait_for_timeout(quiet_ms)
+        waited += quiet_ms
+        current = page.evaluate(read)
+        if current and current == previous:
+            return current
+        previous = current
+    raise AssertionError(f"search results still changing after {limit_ms} ms")
+
+
 @pytest.mark.parametrize("entry_id, message", MESSAGES, ids=[i for i, _ in MESSAGES])
 def test_search_finds_the_symptom_for_an_exact_error(page, base_url, entry_id, message):
     page.goto(base_url)
     page.locator(".md-search__input").click()
     page.keyboard.type(message)
-    results = page.locator(".md-search-result__list a")
-    entry = page.locator(f'.md-search-result__list a[href*="symptoms/"][href$="#{entry_id}"]')
-    entry.first.wait_for(state="attached")
-    assert "symptoms/" in (results.first.get_attribute("href") or ""), (
-        f"the first result for {message!r} is not the symptom page"
+    selector = f'.md-search-result__list a[href*="symptoms/"][href$="#{entry_id}"]'
+    page.locator(selector).first.wait_for(state="attached")
+    hrefs = settled_results(page)
+    assert "symptoms/" in hrefs[0], f"the first result for {message!r} is not the symptom page"
+    # An entry ranked below the first few of its page sits in a closed "more" list: open it
+    # and follow it in one step, so a re-rendered list cannot swap the element in between.
+    page.evaluate(
+        "sel => { const a = document.querySelector(sel);"
+        " const more = a.closest('details'); if (more) more.open = true; a.click(); }",
+        selector,
     )
-    # An entry ranked below the first few of its page sits in a closed "more" list: open it.
-    entry.first.evaluate("a => { const more = a.closest('details'); if (more) more.open = true; }")
-    entry.first.click()
     page.wait_for_url(f"**/symptoms/**#{entry_id}")
     assert page.locator(f"#{entry_id}").is_visible()
