@@ -11,7 +11,7 @@ help:
 	@echo "make serve          build .venv if needed, serve the site at http://127.0.0.1:8000"
 	@echo "make test           build .venv if needed, run lint and the whole test suite"
 	@echo "make measure        re-measure every snippet on this machine (results/<machine-id>.json)"
-	@echo "make measure-quick  a fast, small-size check of the measuring pipeline (not for publishing)"
+	@echo "make measure-quick  the claims' pairs at small sizes, then your machine vs the guide's"
 	@echo "make render         re-render tables, charts and outputs from committed results"
 	@echo "make validate       check results files (all of results/, or FILES=\"path ...\")"
 	@echo "make compare        speed-ups of two results files side by side (FILES=\"A.json B.json\")"

@@ -116,6 +116,41 @@ def summary(rows: list[Row]) -> str:
     )
 
 
+def versus_the_guide(mine: dict, guide: list[dict], claim_list: list[dict] | None = None) -> str:
+    """Each claim's speed-up on this machine next to every committed machine's, with intervals
+    (what `make measure-quick` ends with: a reader's own picture in a couple of minutes)."""
+    claim_list = claim_list if claim_list is not None else claims.load()
+    others = [d for d in guide if d["machine"]["id"] != mine["machine"]["id"]]
+    names = " | ".join(d["machine"]["description"] for d in others)
+    lines = [
+        f"Your machine ({mine['machine']['description']}) vs the guide's: claim speed-ups, "
+        "95% intervals. Quick runs use small sizes; the guide's are full size, so compare "
+        "directions and rough sizes, not decimals.",
+        "",
+        f"| Claim | Speed-up | This machine | {names} |",
+        "|---|---|---|" + "---|" * len(others),
+    ]
+    for claim in claim_list:
+        for evidence in claim.get("evidence", []):
+            cells = [_claim_cell(data, evidence) for data in (mine, *others)]
+            if cells[0] == "–":
+                continue
+            variant, baseline = (claims.short_name(evidence[k]) for k in ("variant", "baseline"))
+            pair = f"{variant} vs {baseline}"
+            lines.append(f"| {claim['id']} | `{pair}` | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _claim_cell(data: dict, evidence: dict) -> str:
+    ratio = claims.speedup(data, evidence)
+    if ratio is None:
+        return "–"
+    bounds = claims.interval(data, evidence)
+    if bounds is None:
+        return f"{ratio:.2f}×"
+    return f"{ratio:.2f}× ({bounds[0]:.2f}–{bounds[1]:.2f}), {claims.status(evidence, bounds)}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scripts.compare", description=__doc__)
     parser.add_argument("a", type=Path, help="first results file")

@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from scripts import catalog, noise_check, provenance, results
+from scripts import catalog, claims, compare, noise_check, provenance, results
 
 QUICK_RESULTS_DIR = catalog.ROOT / "build" / "quick-results"
 
@@ -49,6 +49,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--no-output", action="store_true", help="do not capture the snippets' own printed output"
+    )
+    parser.add_argument(
+        "--output", action="store_true", help="with --quick: capture the printed output too"
     )
     return parser.parse_args(argv)
 
@@ -100,17 +103,35 @@ def run_child(
     return report
 
 
-def measure_snippet(snippet: catalog.Snippet, method: dict, args: argparse.Namespace) -> dict:
-    """One child for the snippet, or one per variant when it sets ISOLATE_VARIANTS = True.
+def claim_variants(snippet: catalog.Snippet, claim_list: list[dict]) -> list[str]:
+    """The variants this snippet's claim evidence compares (both sides), in no set order."""
+    names = set()
+    for claim in claim_list:
+        for evidence in claim.get("evidence", []):
+            for key in (evidence["variant"], evidence["baseline"]):
+                entry_snippet, _, variant = key.partition(":")
+                if entry_snippet == snippet.name:
+                    names.add(variant)
+    return sorted(names)
+
+
+def measure_snippet(
+    snippet: catalog.Snippet,
+    method: dict,
+    args: argparse.Namespace,
+    variants: list[str] | None = None,
+) -> dict:
+    """One child for the snippet, or one per variant when it sets ISOLATE_VARIANTS = True;
+    only the named variants when given (measure-quick: the claims' pairs).
 
     Isolation is for settings that only take effect before TensorFlow's runtime starts
     (thread pools, visible devices): each variant then gets a fresh process.
     """
     found = catalog.constants(snippet.path)
     if not found.get("ISOLATE_VARIANTS") or not isinstance(found.get("VARIANTS"), dict):
-        return run_child(snippet, method, args.timeout, args.snippets_dir)
+        return run_child(snippet, method, args.timeout, args.snippets_dir, variants)
     merged: dict = {"variants": {}, "error": None, "isolated": True}
-    for variant in found["VARIANTS"]:
+    for variant in [v for v in found["VARIANTS"] if not variants or v in variants]:
         report = run_child(snippet, method, args.timeout, args.snippets_dir, [variant])
         for key in ("devices", "variant_labels", "variant_order", "baseline", "references"):
             if key in report:
@@ -214,6 +235,13 @@ def main(argv: list[str] | None = None) -> int:
     except catalog.SnippetError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    quick_choice: dict[str, list[str]] = {}
+    if args.quick and args.snippets_dir.resolve() == catalog.SNIPPETS_DIR.resolve():
+        claim_list = claims.load()  # quick: only the variants the claims compare
+        quick_choice = {s.name: claim_variants(s, claim_list) for s in selected}
+        selected = [s for s in selected if quick_choice[s.name]]
+    if args.quick and not args.output:
+        args.no_output = True
     if args.list:
         print("\n".join(s.name for s in selected))
         return 0
@@ -252,12 +280,13 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     for number, snippet in enumerate(selected, 1):
         print(f"[{number}/{len(selected)}] {snippet.relpath}", flush=True)
-        report = measure_snippet(snippet, method, args)
+        chosen = quick_choice.get(snippet.name)
+        report = measure_snippet(snippet, method, args, chosen)
         if report.get("devices"):  # a Mac's description says whether the Metal GPU was used
             provenance.set_devices(machine, report["devices"])
         date = provenance.utc_now()
         entries: dict[str, dict] = {}
-        for variant in report.get("variant_order", []):
+        for variant in [v for v in report.get("variant_order", []) if not chosen or v in chosen]:
             outcome = report["variants"].get(variant, {"error": "not measured (child stopped)"})
             key = f"{snippet.name}:{variant}"
             if "error" in outcome:
@@ -289,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
     minutes = (time.perf_counter() - started) / 60
     print(f"\nSummary ({minutes:.1f} min, medians of timed runs; NOISY = IQR/median > 10%):")
     print("\n".join(summary) or "  (nothing measured)")
+    if args.quick and quick_choice and path.exists():
+        print("\n" + compare.versus_the_guide(results.read(path), results.load_all()))
     if failures:
         print(f"\n{len(failures)} failure(s); the other results were kept:", file=sys.stderr)
         for failure in failures:

@@ -47,3 +47,28 @@ def test_the_cli_prints_the_table_and_names_a_bad_file(tmp_path, data, capsys):
     broken.write_text(json.dumps({"schema_version": 1}))
     assert compare.main([str(good), str(broken)]) == 2
     assert str(broken) in capsys.readouterr().err
+
+
+def test_measure_quick_picks_the_claims_pairs():
+    from scripts import catalog, measure
+
+    feeding = catalog.Snippet("input_pipeline/feeding", catalog.SNIPPETS_DIR / "x.py")
+    chosen = measure.claim_variants(feeding, claims.load())
+    assert {"generator_loop", "train_only", "generator_prefetch", "tensor_slices_fit"} <= set(
+        chosen
+    )
+    assert "produce_only" not in chosen  # in no claim's evidence
+    nothing = catalog.Snippet("versions/fused_dense", catalog.SNIPPETS_DIR / "x.py")
+    assert measure.claim_variants(nothing, claims.load()) == []
+
+
+def test_your_machine_vs_the_guide_lists_every_claim_speedup(committed_results):
+    mine, *_ = committed_results
+    text = compare.versus_the_guide(mine, committed_results)
+    others = [d for d in committed_results if d is not mine]
+    header = next(line for line in text.splitlines() if line.startswith("| Claim |"))
+    assert header.count("|") == 4 + len(others)  # this machine plus every other one
+    shown = sum(1 for c in claims.load() for e in c.get("evidence", [])
+                if claims.speedup(mine, e) is not None)  # fmt: skip
+    rows = [line for line in text.splitlines() if line.startswith("| C") and "| Claim |" not in line]
+    assert len(rows) == shown

@@ -62,7 +62,8 @@ def results_file(results_dir):
 
 
 def test_good_snippet_is_measured_with_provenance(snippets_dir, tmp_path, capsys):
-    status = run_measure(snippets_dir, tmp_path / "out", "--only", "demo/good")
+    # --quick captures the printed output only on request (--output).
+    status = run_measure(snippets_dir, tmp_path / "out", "--only", "demo/good", "--output")
     assert status == 0
     data = results.read(results_file(tmp_path / "out"))
     entry = data["entries"]["demo/good:fast"]
