@@ -70,5 +70,7 @@ def test_your_machine_vs_the_guide_lists_every_claim_speedup(committed_results):
     assert header.count("|") == 4 + len(others)  # this machine plus every other one
     shown = sum(1 for c in claims.load() for e in c.get("evidence", [])
                 if claims.speedup(mine, e) is not None)  # fmt: skip
-    rows = [line for line in text.splitlines() if line.startswith("| C") and "| Claim |" not in line]
+    rows = [
+        line for line in text.splitlines() if line.startswith("| C") and "| Claim |" not in line
+    ]
     assert len(rows) == shown
