@@ -156,7 +156,7 @@ def test_the_hosted_workflow_measuring_steps_give_a_file_that_validates_and_rend
     monkeypatch.setattr(
         measure,
         "measure_snippet",
-        lambda snippet, method, args: copy.deepcopy(reports[snippet.name]),
+        lambda snippet, method, args, variants=None: copy.deepcopy(reports[snippet.name]),
     )
     monkeypatch.setattr(measure, "capture_output", capture_output)
     monkeypatch.setenv("MEASURE_LOCK", str(tmp_path / "measure.lock"))
