@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts import results  # noqa: E402
+from tests.site_build import build_site  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -24,6 +25,13 @@ def committed_results() -> list[dict]:
     data = results.load_all()
     assert data, "results/ holds no results file: run `make measure` and commit the result"
     return data
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory) -> Path:
+    """The site as a local build makes it (--strict, no repository address), built once for
+    every test that reads it: links, pages, search and the browser tests."""
+    return build_site(ROOT, tmp_path_factory.mktemp("site"))
 
 
 @pytest.fixture()

@@ -6,9 +6,6 @@ checks the HTML that comes out, including raw-HTML links, theme assets and noteb
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
@@ -34,18 +31,6 @@ class PageLinks(HTMLParser):
                 self.links.append((tag, value.strip()))
             elif name == "srcset" and value:
                 self.links += [(tag, part.split()[0]) for part in value.split(",") if part.strip()]
-
-
-@pytest.fixture(scope="module")
-def built_site(tmp_path_factory, root) -> Path:
-    site = tmp_path_factory.mktemp("link-site")
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=root, capture_output=True, text=True, check=False,
-        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return site
 
 
 @pytest.fixture(scope="module")

@@ -3,24 +3,15 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import subprocess
-import sys
 from html import unescape
 from pathlib import Path
 
-import pytest
-
 from scripts import catalog
+from tests.site_build import build_site
 
 INCLUDE = re.compile(r'--8<-- "(snippets/[^":]+\.py)(?::[\w-]+)?"')
-
-
-@pytest.fixture(scope="module")
-def built_site(tmp_path_factory, root) -> Path:
-    """The site as a local build makes it: no repository address in the environment."""
-    return build(tmp_path_factory.mktemp("site"), root, {})
 
 
 REPOSITORY = {
@@ -28,16 +19,6 @@ REPOSITORY = {
     "SITE_URL": "https://example-owner.github.io/tf-guide/",
     "EDIT_URI": "edit/main/docs/",
 }
-
-
-def build(site: Path, root: Path, repository: dict[str, str]) -> Path:
-    env = {k: v for k, v in os.environ.items() if k not in REPOSITORY}
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=root, capture_output=True, text=True, check=False, env=dict(env, **repository),
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return site
 
 
 def test_every_snippet_is_included_by_a_page(root):
@@ -89,7 +70,7 @@ def test_a_local_build_shows_no_repository_placeholder(built_site, root):
 
 
 def test_a_published_build_links_its_repository(tmp_path_factory, root):
-    site = build(tmp_path_factory.mktemp("published"), root, REPOSITORY)
+    site = build_site(root, tmp_path_factory.mktemp("published"), repository=REPOSITORY)
     url = REPOSITORY["REPO_URL"]
     assert f"git clone {url}.git tf-apple-silicon-guide" in page_text(site, "index.html")
     assert f"git clone {url}.git tf-apple-silicon-guide" in page_text(site, "setup/index.html")

@@ -10,8 +10,6 @@ from __future__ import annotations
 import functools
 import http.server
 import os
-import subprocess
-import sys
 import threading
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -73,19 +71,9 @@ def browser_available() -> None:
 
 
 @pytest.fixture(scope="session")
-def site_dir(browser_available, tmp_path_factory) -> Path:
-    """The site, built once for the browser tests with --strict."""
-    site = tmp_path_factory.mktemp("browser-site")
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return site
+def site_dir(browser_available, built_site) -> Path:
+    """The site the other site tests read too (tests/conftest.py builds it once)."""
+    return built_site
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

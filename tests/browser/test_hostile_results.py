@@ -7,15 +7,13 @@ file that slipped past `make validate`, so the renderer's escaping alone must ke
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from scripts import claims, render, results_page
+from tests.site_build import build_site
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -60,16 +58,9 @@ def hostile_site(browser_available, tmp_path_factory) -> Path:
     for name, text in rendered.items():
         (out_dir / name).parent.mkdir(parents=True, exist_ok=True)
         (out_dir / name).write_text(text, encoding="utf-8")
-    site = copy / "site"
     # Not --strict: the real build's strictness is tested elsewhere; this build checks only
     # what a hostile file does to the pages.
-    done = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--no-strict", "--site-dir", str(site)],
-        cwd=copy, capture_output=True, text=True, check=False,
-        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
-    )  # fmt: skip
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    return site
+    return build_site(copy, copy / "site", strict=False)
 
 
 @pytest.fixture(scope="module")
