@@ -163,6 +163,17 @@ def page_fragment(claims: list[dict], all_data: list[dict], page: str, root: Pat
     return "\n\n".join(blocks) + "\n"
 
 
+def found_words(data: dict, evidence: dict, root: Path = ROOT) -> str | None:
+    """'1.21× (1.15–1.90, inconclusive)' on one machine; None without current results."""
+    ratio = speedup(data, evidence, root)
+    if ratio is None:
+        return None
+    bounds = interval(data, evidence, root)
+    if bounds is None:
+        return f"{ratio:.2f}×"
+    return f"{ratio:.2f}× ({bounds[0]:.2f}–{bounds[1]:.2f}, {status(evidence, bounds)})"
+
+
 def measured_words(data: dict, evidence: dict, ratio: float, root: Path = ROOT) -> str:
     """'0.15× (95% interval 0.14–0.16): supported (the verdict needs below 0.50×)'."""
     needs = "its range:" if evidence.get("analogue") else "the verdict needs"
@@ -218,13 +229,9 @@ def summary_table(claims: list[dict], all_data: list[dict], root: Path = ROOT) -
         for item in claim.get("evidence", []):
             variant, baseline = (short_name(item[k]) for k in ("variant", "baseline"))
             for data in all_data:
-                ratio = speedup(data, item, root)
-                if ratio is None:
+                found = found_words(data, item, root)
+                if found is None:
                     continue
-                bounds = interval(data, item, root)
-                found = f"{ratio:.2f}×" + (
-                    f" ({bounds[0]:.2f}–{bounds[1]:.2f}, {status(item, bounds)})" if bounds else ""
-                )
                 if item.get("analogue"):
                     evidence.append(
                         f"{evidence_label(item, data)} {compared(item, variant, baseline)} {found}"

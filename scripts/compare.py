@@ -37,8 +37,18 @@ class Row:
         return self.a[1] <= self.b[2] and self.b[1] <= self.a[2]
 
     @property
+    def flags(self) -> list[str]:
+        """Why this row is flagged, in words; empty when it is not."""
+        found = []
+        if abs(self.drift_percent) > DRIFT_FLAG_PERCENT:
+            found.append(f"beyond ±{DRIFT_FLAG_PERCENT:g}%")
+        if not self.overlap:
+            found.append("intervals apart")
+        return found
+
+    @property
     def flagged(self) -> bool:
-        return abs(self.drift_percent) > DRIFT_FLAG_PERCENT or not self.overlap
+        return bool(self.flags)
 
 
 def speedups(
@@ -92,14 +102,9 @@ def table(rows: list[Row], a_name: str, b_name: str) -> str:
         "|---|---|---:|---:|---:|---|",
     ]
     for row in rows:
-        flag = []
-        if abs(row.drift_percent) > DRIFT_FLAG_PERCENT:
-            flag.append(f"beyond ±{DRIFT_FLAG_PERCENT:g}%")
-        if not row.overlap:
-            flag.append("intervals apart")
         lines.append(
             f"| `{row.key}` | {'yes' if row.claim else ''} | {cell(row.a)} | {cell(row.b)} "
-            f"| {row.drift_percent:+.1f}% | {', '.join(flag)} |"
+            f"| {row.drift_percent:+.1f}% | {', '.join(row.flags)} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -132,23 +137,13 @@ def versus_the_guide(mine: dict, guide: list[dict], claim_list: list[dict] | Non
     ]
     for claim in claim_list:
         for evidence in claim.get("evidence", []):
-            cells = [_claim_cell(data, evidence) for data in (mine, *others)]
+            cells = [claims.found_words(data, evidence) or "–" for data in (mine, *others)]
             if cells[0] == "–":
                 continue
             variant, baseline = (claims.short_name(evidence[k]) for k in ("variant", "baseline"))
             pair = f"{variant} vs {baseline}"
             lines.append(f"| {claim['id']} | `{pair}` | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
-
-
-def _claim_cell(data: dict, evidence: dict) -> str:
-    ratio = claims.speedup(data, evidence)
-    if ratio is None:
-        return "–"
-    bounds = claims.interval(data, evidence)
-    if bounds is None:
-        return f"{ratio:.2f}×"
-    return f"{ratio:.2f}× ({bounds[0]:.2f}–{bounds[1]:.2f}), {claims.status(evidence, bounds)}"
 
 
 def main(argv: list[str] | None = None) -> int:
