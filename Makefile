@@ -4,8 +4,11 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 STAMP  := $(VENV)/.installed-stamp
+# Every package the build, the site and the tests use, pinned with hashes for Linux x86-64,
+# Linux aarch64 and macOS arm64 on Python 3.11 and 3.12 (`make lock` regenerates it).
+LOCK   := requirements.txt
 
-.PHONY: help venv serve build test lint measure measure-quick render validate compare notebooks doctor doctor-page clean
+.PHONY: help venv serve build test lint lock measure measure-quick render validate compare notebooks doctor doctor-page clean
 
 help:
 	@echo "make serve          build .venv if needed, serve the site at http://127.0.0.1:8000"
@@ -19,11 +22,18 @@ help:
 	@echo "make doctor         diagnose this repository's .venv (tf-doctor.pyz checks any environment)"
 	@echo "make contribute     noise check, measure, validate, render, test; then what to commit"
 	@echo "make build          build the site into site/ with --strict"
+	@echo "make lock           refresh requirements.txt (pinned, hashed) from pyproject.toml's ranges"
 
-$(STAMP): pyproject.toml
+# uv first (pip checks its hashes, taken from the lock), then uv installs the lock with hashes
+# required, then the project itself without dependencies (its build uses the locked setuptools).
+$(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet ".[render,docs,test]"
+	@$(BIN)/python -c 'import sys; v = sys.version_info[:2]; (3, 11) <= v < (3, 13) or sys.exit( \
+		"Python %d.%d: $(LOCK) covers 3.11 and 3.12; rm -rf $(VENV), make PYTHON=python3.12" % v)'
+	@sed -n '/^uv==/,/^ *#/p' $(LOCK) | grep -v '^ *#' > $(VENV)/uv-requirement.txt
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(VENV)/uv-requirement.txt
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --require-hashes -r $(LOCK)
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation .
 	@touch $(STAMP)
 
 venv: $(STAMP)
@@ -37,6 +47,13 @@ build: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/deptry .
+	$(BIN)/zizmor --offline --quiet .github/workflows/
+
+# Regenerate the lock from pyproject.toml's ranges, at the newest versions they admit.
+lock: $(STAMP)
+	$(BIN)/uv pip compile pyproject.toml --all-extras --universal --python-version 3.11 \
+		--generate-hashes --upgrade --quiet --custom-compile-command "make lock" --output-file $(LOCK)
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest

@@ -215,3 +215,16 @@ def test_mac_results_machine_is_named_apple_silicon_cpu_only_hosted():
         == "Apple M1 (Virtual), 3-core CPU, 7 GB, CPU only (GitHub-hosted runner)"
     )
     assert machine["hosted_runner"] == "github" and machine["metal_gpu"] is False
+
+
+def test_dependabot_proposes_pip_and_action_updates_weekly():
+    path = ROOT / ".github" / "dependabot.yml"
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    ecosystems = {u["package-ecosystem"]: u for u in config["updates"]}
+    assert set(ecosystems) == {"pip", "github-actions"}
+    assert all(u["schedule"]["interval"] == "weekly" for u in config["updates"])
+    command = linter()
+    if command is not None:
+        command[command.index("vendor.github-workflows")] = "vendor.dependabot"
+        done = subprocess.run(command + [str(path)], capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stdout + done.stderr
