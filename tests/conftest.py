@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.results import store as results  # noqa: E402
-from tests.site_build import build_site  # noqa: E402
+from tests.site_build import build_site, build_site_once  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -30,8 +30,11 @@ def committed_results() -> list[dict]:
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
     """The site as a local build makes it (--strict, no repository address), built once for
-    every test that reads it: links, pages, search and the browser tests."""
-    return build_site(ROOT, tmp_path_factory.mktemp("site"))
+    every test that reads it: links, pages, search and the browser tests. Under pytest-xdist
+    the workers share one build, in the run's common temporary directory."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return build_site(ROOT, tmp_path_factory.mktemp("site"))
+    return build_site_once(ROOT, tmp_path_factory.getbasetemp().parent)
 
 
 @pytest.fixture()

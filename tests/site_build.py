@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 # What the publishing workflow sets; a local build (the default here) has none of them.
@@ -23,4 +27,27 @@ def build_site(
         cwd=project, capture_output=True, text=True, check=False, env=env,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    return site
+
+
+@contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """An exclusive lock on path, held across processes (pytest-xdist workers) until exit."""
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def build_site_once(project: Path, shared: Path, name: str = "site") -> Path:
+    """The site built once for every process of this test run that asks for it: the first
+    one builds into shared/name under a file lock, the others wait for it and reuse it."""
+    site, done = shared / name, shared / f"{name}.built"
+    with file_lock(shared / f"{name}.lock"):
+        if not done.exists():
+            shutil.rmtree(site, ignore_errors=True)  # left by a build that failed
+            build_site(project, site)
+            done.touch()
     return site
