@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.results import store as results  # noqa: E402
-from tests.site_build import build_site, build_site_once  # noqa: E402
+from tests.site_build import build_site, build_site_once, file_lock  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -35,6 +36,26 @@ def built_site(tmp_path_factory) -> Path:
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return build_site(ROOT, tmp_path_factory.mktemp("site"))
     return build_site_once(ROOT, tmp_path_factory.getbasetemp().parent)
+
+
+@pytest.fixture(scope="session")
+def fresh_render(tmp_path_factory) -> dict[str, str]:
+    """What `make render` would write now (render_from_disk: committed results, claims and
+    reference files), rendered once for every test that compares against it. Under
+    pytest-xdist the first worker renders and leaves it in the run's shared temporary
+    directory for the others."""
+    from scripts.rendering import render
+
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return render.render_from_disk()
+    shared = tmp_path_factory.getbasetemp().parent
+    path = shared / "render.json"
+    with file_lock(shared / "render.lock"):
+        if not path.exists():
+            partial = path.with_suffix(".partial")
+            partial.write_text(json.dumps(render.render_from_disk()), encoding="utf-8")
+            partial.replace(path)
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 @pytest.fixture()

@@ -9,7 +9,7 @@ import pytest
 
 from scripts import compatibility
 from scripts.measuring import catalog
-from scripts.rendering import compat_table, render
+from scripts.rendering import compat_table
 
 PYPROJECT = """
 dependencies = [
@@ -78,9 +78,8 @@ def test_every_row_of_the_data_file_reaches_the_page():
             assert row["error"] in table
 
 
-def test_render_writes_the_table_where_the_page_includes_it(root):
-    rendered = render.render_from_disk()
-    assert rendered[compat_table.OUTPUT] == compat_table.render()
+def test_render_writes_the_table_where_the_page_includes_it(root, fresh_render):
+    assert fresh_render[compat_table.OUTPUT] == compat_table.render()
     page = (root / "docs" / "versions.md").read_text()
     assert f'--8<-- "docs/_generated/{compat_table.OUTPUT}"' in page
 
