@@ -16,6 +16,25 @@ from scripts.results import store as results  # noqa: E402
 from tests.site_build import build_site, build_site_once, file_lock  # noqa: E402
 
 
+def pytest_xdist_make_scheduler(config, log):
+    """Under pytest-xdist (-n, --dist loadgroup in pyproject.toml) every test is scheduled on
+    its own, except the browser tests, which all go to one worker: one Chromium, and every
+    page loaded once (tests/browser/conftest.py's visits), not once per worker. (xdist's own
+    xdist_group mark does not reach the scheduler with pytest 9.2, which no longer reads the
+    item._nodeid xdist 3.8 rewrites.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class BrowserTestsTogether(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            if nodeid.startswith("tests/browser/"):
+                return "browser"
+            return super()._split_scope(nodeid)
+
+    return BrowserTestsTogether(config, log)
+
+
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT

@@ -37,15 +37,6 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (--dist loadgroup) the browser tests all run on one worker: one
-    Chromium, and every page loaded once (the visits fixture), not once per worker."""
-    here = Path(__file__).resolve().parent
-    for item in items:
-        if here in Path(item.fspath).resolve().parents:
-            item.add_marker(pytest.mark.xdist_group("browser"))
-
-
 def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 
