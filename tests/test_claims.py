@@ -110,7 +110,7 @@ def test_claims_that_cannot_be_tested_here_label_their_evidence_as_analogues():
 def test_an_analogue_needs_to_say_what_it_shows():
     claim = {
         "id": "C0a", "factor": "F0", "page": "p.md", "claim": "c", "verdict": "reported",
-        "why": "w", "evidence": [{"variant": "a:x", "baseline": "a:y", "below": 1.0,
+        "why": "w", "evidence": [{"variant": "a:x", "baseline": "a:y", "below": 1.1,
                                   "analogue": True}],
     }  # fmt: skip
     claim["evidence"][0]["why_range"] = "why"
@@ -188,3 +188,23 @@ def test_every_analogue_in_the_claims_renders_as_one(committed_results):
             cells = [cell for cell in row.split("<br>") if shown in cell]
             if evidence.get("analogue"):
                 assert all("measured: " not in cell for cell in cells), (claim["id"], cells)
+
+
+@pytest.mark.parametrize(
+    "bounds, problem",
+    [({"below": 1.0}, "no faster"), ({"below": 1.05}, "no faster"), ({"below": 1.1}, None),
+     ({"below": 0.5}, None), ({"at_least": 1.0}, "no slower"), ({"at_least": 0.95}, "no slower"),
+     ({"at_least": 0.909}, None), ({"at_least": 1.5}, None), ({"at_least": 0.9, "below": 1.3}, None)],
+)  # fmt: skip
+def test_a_no_difference_bound_keeps_the_margin(bounds, problem):
+    """Issue 18 section 5: 'no faster' / 'no slower' bounds hold the NO_DIFFERENCE margin."""
+    evidence = {"variant": "a:x", "baseline": "a:y", "why_range": "why", **bounds}
+    found = claims.no_difference_problem(evidence)
+    assert (found is None) if problem is None else (problem in found)
+    claim = {"id": "Cx", "factor": "F1", "page": "p.md", "claim": "c", "verdict": "holds",
+             "why": "w", "evidence": [evidence]}  # fmt: skip
+    if problem is None:
+        claims.check(claim, "x.yml: claims[0]")
+    else:
+        with pytest.raises(claims.ClaimsError, match="NO_DIFFERENCE"):
+            claims.check(claim, "x.yml: claims[0]")

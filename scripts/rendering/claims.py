@@ -32,6 +32,16 @@ VERDICTS = {
     "reported": "note",
 }
 ANALOGUE_NOTE = "(not a test of the Mac claim)"
+# What difference counts as none (issue 18, section 5), decided for every range at once and
+# before looking at which verdicts it moves: a bound that says "no faster" (an upper bound at
+# or above 1) is at least NO_DIFFERENCE, and one that says "no slower" (a lower bound at or
+# below 1) is at most 1 / NO_DIFFERENCE. A bound of exactly 1.00 cannot be supported when
+# the true speed-up is 1.00: the interval straddles it and the verdict flips between runs.
+# 10% is the drift `make compare` already treats as not flagged between two runs on one
+# machine (scripts/results/compare.py, DRIFT_FLAG_PERCENT), so a smaller difference is one
+# this guide's own numbers do not reproduce. A range may ask for more (1.33 for
+# "substantially"), never for less.
+NO_DIFFERENCE = 1.10
 
 
 class ClaimsError(ValueError):
@@ -70,6 +80,9 @@ def check(claim: dict, where: str) -> None:
             raise ClaimsError(f"{where}: analogue must be true or false")
         if evidence.get("analogue") and not str(evidence.get("shows", "")).strip():
             raise ClaimsError(f"{where}: an analogue needs `shows`, what it does show")
+        margin_problem = no_difference_problem(evidence)
+        if margin_problem:
+            raise ClaimsError(f"{where}: evidence {evidence.get('variant')!r}: {margin_problem}")
         if not str(evidence.get("why_range", "")).strip():
             raise ClaimsError(
                 f"{where}: evidence {evidence.get('variant')!r} needs `why_range`: what its "
@@ -78,6 +91,22 @@ def check(claim: dict, where: str) -> None:
     for source in claim.get("sources", []):
         if not isinstance(source, dict) or not {"title", "url"} <= set(source):
             raise ClaimsError(f"{where}: each source needs a title and a url")
+
+
+def no_difference_problem(evidence: dict) -> str | None:
+    """Why a range's bound is tighter than the margin that counts as no difference, or None."""
+    below, at_least = evidence.get("below"), evidence.get("at_least")
+    if below is not None and 1.0 <= below < NO_DIFFERENCE:
+        return (
+            f"below: {below} says 'no faster' with less than the {NO_DIFFERENCE:.2f}× margin "
+            "that counts as no difference (claims.NO_DIFFERENCE); use at least that"
+        )
+    if at_least is not None and 1.0 / NO_DIFFERENCE < at_least <= 1.0:
+        return (
+            f"at_least: {at_least} says 'no slower' with less than the margin that counts as "
+            f"no difference (at most {1.0 / NO_DIFFERENCE:.3f}×, claims.NO_DIFFERENCE)"
+        )
+    return None
 
 
 def speedup(data: dict, evidence: dict, root: Path = ROOT) -> float | None:
