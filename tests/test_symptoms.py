@@ -131,6 +131,16 @@ def test_verbatim_messages_appear_in_code_blocks_on_the_page():
             assert "\n" not in entry["what_you_see"].strip(), entry["id"]
 
 
+def test_other_versions_wordings_appear_in_code_blocks_too():
+    rendered = symptoms.render()
+    blocks = re.findall(r"```text\n(.*?)\n```", rendered, flags=re.DOTALL)
+    others = [other for entry in ENTRIES for other in entry.get("also_seen", [])]
+    assert others, "the optimizer warning gives tf-keras's wording as well"
+    for other in others:
+        assert other["text"].rstrip("\n") in blocks
+        assert other["when"].strip() in rendered
+
+
 def test_every_entry_has_a_heading_with_its_id():
     rendered = symptoms.render()
     for entry in ENTRIES:
@@ -177,6 +187,11 @@ def test_top_list_links_only_to_top_entries():
         (lambda e: e.update(sources=[{"title": "t", "url": "http://example.org"}]), "https"),
         (lambda e: e.update(id="Not A Slug"), "lower-case slug"),
         (lambda e: e.update(verbatim="yes"), "true or false"),
+        (lambda e: e.update(also_seen=[{"when": "w"}]), "needs 'when' and 'text'"),
+        (
+            lambda e: e.update(verbatim=False, also_seen=[{"when": "w", "text": "t"}]),
+            "verbatim: true",
+        ),
     ],
 )
 def test_check_names_the_entry_and_the_field(change, message):
