@@ -16,6 +16,10 @@ results file, a CSV of all entries and the results format's JSON Schema, under d
 Every build also builds tf-doctor.pyz (scripts/doctor/zipapp.py) and publishes it beside the
 pages; the Diagnose page's DOCTOR_ZIPAPP_SHA256 and DOCTOR_ZIPAPP_BYTES become its checksum
 and size, so the page always describes the file it links to.
+
+Pages cite sources by ledger id, `[text][id]`; every build reads data/sources.yml and gives
+each citation its link and a hover text with the source's words and the date they were read
+(scripts/rendering/citations.py). A citation of an id the ledger lacks stops the build.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 TOKEN = "REPOSITORY_URL"
@@ -63,6 +68,26 @@ def with_repository(markdown: str, url: str | None) -> str:
     return markdown.replace(TOKEN, "this guide's repository")
 
 
+_LEDGER: dict = {}
+
+
+def on_pre_build(config):
+    """Read the source ledger once per build (again on each rebuild of `mkdocs serve`)."""
+    sys.path.insert(0, str(ROOT))
+    from scripts import sources
+    from scripts.rendering import citations
+
+    sources._load_cached.cache_clear()
+    try:
+        _LEDGER["ledger"] = citations.load_ledger()
+    except sources.SourcesError as error:
+        raise PluginError(str(error)) from error
+
+
+def _page_file(page) -> str:
+    return f"docs/{page.file.src_uri}"
+
+
 def on_files(files, config):
     """Build tf-doctor.pyz for this site and add it to the files the site publishes."""
     sys.path.insert(0, str(ROOT))  # the hook runs inside mkdocs, not from the project root
@@ -88,11 +113,22 @@ def on_page_markdown(markdown, page, config, files):
     if zipped:
         markdown = markdown.replace("DOCTOR_ZIPAPP_SHA256", zipped["sha256"])
         markdown = markdown.replace("DOCTOR_ZIPAPP_BYTES", f"{zipped['bytes']:,}")
-    return with_repository(markdown, repository_url(config))
+    markdown = with_repository(markdown, repository_url(config))
+    if page.file.src_uri.endswith(".ipynb"):
+        return markdown
+    from scripts.rendering import citations
+
+    try:
+        return citations.definitions(markdown, _page_file(page), _LEDGER["ledger"])
+    except citations.CitationError as error:
+        raise PluginError(str(error)) from error
 
 
 def on_page_content(html, page, config, files):
     """Runs before the search plugin indexes the page (on_page_context)."""
     if page.file.src_uri.endswith(".ipynb"):
         page.meta["search"] = {"exclude": True}
-    return html
+        return html
+    from scripts.rendering import citations
+
+    return citations.titled(html, _page_file(page), page.markdown or "", _LEDGER["ledger"])

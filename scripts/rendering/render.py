@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from scripts import compatibility, mac_stacks
+from scripts import compatibility, mac_stacks, sources
 from scripts.measuring.catalog import ROOT
 from scripts.rendering import (
     batch_fit,
@@ -20,6 +20,7 @@ from scripts.rendering import (
     cpu_features,
     reference_figures,
     results_page,
+    sources_page,
     symptoms,
     tables,
 )
@@ -105,6 +106,12 @@ def render_all(
         files[mac_stacks.OUTPUT] = mac_stacks.render()
         files[mac_stacks.RECOMMENDATION_OUTPUT] = mac_stacks.render_recommendation()
     files[symptoms.OUTPUT], files[symptoms.TOP_OUTPUT] = symptoms.render(), symptoms.render_top()
+    ledger = root / "data" / "sources.yml"
+    files[sources_page.OUTPUT] = (  # the Sources page's list, from data/sources.yml
+        sources_page.render(sources.load(ledger, root), files, root)
+        if ledger.exists()
+        else "No source ledger yet: data/sources.yml does not exist.\n"
+    )
     for name in [n for n in files if n.endswith(SEARCH_EXCLUDED)] + [
         "results/measured.md",
         "reproducibility.md",
@@ -151,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         rendered = render_from_disk()
-    except (results.ResultsError, claims.ClaimsError) as error:
+    except (results.ResultsError, claims.ClaimsError, sources.SourcesError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     stale = stale_files(rendered, GENERATED_DIR)
