@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from scripts import compatibility, mac_stacks
-from scripts.compatibility import minor, version_tuple
+from scripts.compatibility import minor, same_version, version_tuple
 from scripts.doctor.facts import TENSORFLOW_DISTRIBUTIONS, Facts
 
 
@@ -59,14 +59,25 @@ ADAMW_ISSUE = "https://github.com/keras-team/tf-keras/issues/176"
 AVX_IN_CONTAINER_ISSUE = "https://github.com/tensorflow/tensorflow/issues/52845"
 # TensorFlow's own AVX check message, seen under QEMU.
 AVX_GUARD_ISSUE = "https://github.com/tensorflow/tensorflow/issues/52972"
+# The sysctl's handler, which returns the NOTE_MEMORYSTATUS_PRESSURE_* values (1, 2, 4).
 MEMORY_PRESSURE_SOURCE = (
-    "https://github.com/apple-oss-distributions/xnu/blob/main/bsd/kern/kern_memorystatus.c"
+    "https://github.com/apple-oss-distributions/xnu/blob/"
+    "4f1223e81cd707a65cc109d0b8ad6653699da3c4/bsd/kern/kern_memorystatus_notify.c"
 )
 XLA_METAL_ISSUE = "https://github.com/NVlabs/sionna/issues/78"
 FLOAT64_QUOTE = "https://github.com/JuliaGPU/Metal.jl/issues/84"
 TF_INSTALL = "https://www.tensorflow.org/install/pip"
-# TensorFlow 2.16 reads TF_USE_LEGACY_KERAS as true for exactly these values (lazy_loader.py).
+# TensorFlow 2.16 reads TF_USE_LEGACY_KERAS as true for exactly these values, and uses it only
+# to choose what tf.keras loads: `import keras` is the keras package either way.
 LEGACY_TRUE = ("true", "True", "1")
+LEGACY_KERAS_SOURCE = (
+    "https://github.com/tensorflow/tensorflow/blob/v2.16.2/tensorflow/python/util/lazy_loader.py"
+)
+KERAS37_METAL12_ISSUE = "https://github.com/keras-team/keras/issues/21668"
+FUSED_DENSE_CHECK = f"{VERSIONS}#the-fused-dense-bug-a-check-you-can-run"
+APPLE_PLUGIN_PAGE = "https://developer.apple.com/metal/tensorflow-plugin"
+# Apple's plugin page asks for macOS 12.0 or later; tensorflow-metal's wheels are tagged 12.0.
+MACOS_FLOOR = "12.0"
 # Words in an import error that point at the tensorflow-metal plugin.
 PLUGIN_WORDS = ("metal", "tensorflow-plugins", "symbol not found", "library not loaded", "dlopen")
 DISK_WARN_BYTES = 5 * 2**30  # the doctor's own threshold, not a measured limit
@@ -120,16 +131,83 @@ def metal_to_suggest(f: Facts) -> str | None:
     return compatibility.working_metal(tf) if tf else None
 
 
-def install_command(f: Facts) -> str:
-    """On a Mac, the recommended stack (data/mac_stacks.json); on Linux, this project's pins."""
+def install_command(f: Facts, fresh: bool = False) -> str:
+    """On a Mac, the stack for this Python (data/mac_stacks.json); on Linux, this project's pins.
+
+    fresh: TensorFlow is about to be uninstalled, so the command must install it again.
+    """
     if is_arm_mac(f):
-        return mac_stacks.install_command(mac_stacks.recommended())
+        return mac_stack_command(f, fresh)
     tf, keras = f.pins.tensorflow, f.pins.keras
     if not tf or not keras:
         return f"see {SETUP}"
     if f.system == "Linux":
-        return f'python -m pip install "tensorflow-cpu=={tf}" "keras=={keras}"'
+        # tensorflow-cpu has no Linux arm64 wheel; there the tensorflow wheel has no CUDA.
+        name = "tensorflow" if f.arch in ("aarch64", "arm64") else "tensorflow-cpu"
+        return f'python -m pip install "{name}=={tf}" "keras=={keras}"'
     return f"see {SETUP}"
+
+
+# --- the Mac stack for the reader's Python (data/mac_stacks.json) -----------------------------
+
+
+def on_recommended_python(f: Facts) -> bool:
+    """Whether every package of the recommended Mac stack has a wheel for this Python."""
+    return not f.python or mac_stacks.python_fits(mac_stacks.recommended(), f.python)
+
+
+def gpu_environment_advice() -> str:
+    """For a Python the recommended stack has no wheels for: where the GPU route is."""
+    low, high = mac_stacks.recommended()["python"]
+    return (
+        f"for the GPU, make a Python {low} to {high} environment (e.g. `python{high} -m venv "
+        f"~/venv-tf`) and install the recommended stack there ({SETUP})"
+    )
+
+
+def mac_stack_command(f: Facts, fresh: bool = False) -> str:
+    """What moves this Mac to the stack for its Python: the recommended stack where its wheels
+    exist, else the data's stack for other Pythons (the CPU) plus where the GPU route is."""
+    stack = mac_stacks.for_python(f.python)
+    if stack is None:
+        advice = gpu_environment_advice()
+        return f"no stack on the Set up page installs on Python {f.python}: {advice}"
+    if stack["id"] == mac_stacks.recommended()["id"]:
+        return mac_stacks.install_command(stack)
+    steps = []
+    if stack["match"]["metal"] is None and f.packages.get("tensorflow-metal"):
+        steps.append("python -m pip uninstall -y tensorflow-metal")
+    if fresh or not tf_distributions(f) or stack["match"]["metal"] is not None:
+        steps.append(mac_stacks.install_command(stack))
+    here = " && ".join(steps) if steps else "TensorFlow stays on the CPU (nothing to install)"
+    return f"on Python {minor_text(f.python)}: {here}; {gpu_environment_advice()}"
+
+
+def mac_stack_fix(f: Facts) -> str:
+    """The fix that names the stack: 'the recommended stack: ...' or the other-Python advice."""
+    command = mac_stack_command(f)
+    return f"the recommended stack: {command}" if on_recommended_python(f) else command
+
+
+def metal_install(f: Facts) -> str | None:
+    """Install the tensorflow-metal that fits this TensorFlow, if it has a wheel for this Python."""
+    suggest = metal_to_suggest(f)
+    if suggest and mac_stacks.metal_installs(suggest, f.python):
+        return f'python -m pip install "tensorflow-metal=={suggest}"'
+    return None
+
+
+def no_metal_fix(f: Facts) -> str:
+    """Why no tensorflow-metal can be installed next to this TensorFlow here, and what to do."""
+    tf, suggest = tf_version(f), metal_to_suggest(f)
+    if suggest:
+        why = (
+            f"tensorflow-metal {suggest}, the release for TensorFlow {minor_text(tf)}, has no "
+            f"wheel for Python {minor_text(f.python)}"
+        )
+    else:
+        why = f"no tensorflow-metal is known to work with TensorFlow {minor_text(tf)}"
+    return f"{why}; {mac_stack_fix(f)}"
 
 
 def size(n: int | None) -> str:
@@ -154,6 +232,8 @@ def _python_range(f: Facts) -> str | None:
 
 def check_python(f: Facts) -> Check:
     """Python inside the range pyproject.toml's requires-python allows."""
+    if is_arm_mac(f) and f.python:
+        return _check_mac_python(f)
     supported = _python_range(f)
     if not supported:
         return Check("python", Status.SKIP, f"Python {f.python}; no pins found in pyproject.toml")
@@ -168,6 +248,32 @@ def check_python(f: Facts) -> Check:
         f"Python {f.python}; {pinned} supports {supported} only",
         fix=f"create the environment with Python {supported}, e.g. `python3.11 -m venv ~/venv-tf`",
         guide=f"{SYMPTOMS}#no-matching-distribution-tensorflow",
+    )
+
+
+def _check_mac_python(f: Facts) -> Check:
+    """On an Apple-silicon Mac: Python against the wheels the Set up page's stacks record."""
+    best = mac_stacks.recommended()
+    low, high = best["python"]
+    wheels = f"the recommended Mac stack has wheels for Python {low} to {high}"
+    if on_recommended_python(f):
+        return Check("python", Status.PASS, f"Python {f.python}; {wheels}")
+    route = mac_stacks.for_python(f.python)
+    if route is None:
+        return Check(
+            "python",
+            Status.FAIL,
+            f"Python {f.python}: no stack on the Set up page has wheels for it",
+            fix=gpu_environment_advice(),
+            guide=f"{SETUP}#which-stack-to-install-on-a-mac",
+        )
+    return Check(
+        "python",
+        Status.WARN,
+        f"Python {f.python}: {wheels} only (tensorflow-metal {best['match']['metal']}); on "
+        f"{minor_text(f.python)} the Set up page's choice is '{route['name']}'",
+        fix=gpu_environment_advice(),
+        guide=f"{SETUP}#which-stack-to-install-on-a-mac",
     )
 
 
@@ -231,6 +337,17 @@ def check_macos(f: Facts) -> Check:
                      fix="run `sw_vers -productVersion`", guide=VERSIONS)  # fmt: skip
     if version_tuple(f.macos) >= version_tuple(needed):
         return Check("macos", Status.PASS, f"macOS {f.macos}; {why}")
+    if version_tuple(f.macos) >= version_tuple(MACOS_FLOOR):
+        return Check(
+            "macos",
+            Status.WARN,
+            f"macOS {f.macos} is older than {needed}: {why}; Apple's plugin page asks for "
+            f"{MACOS_FLOOR} or later, and the plugin's wheels are tagged for macOS {MACOS_FLOOR}",
+            fix="nothing if the gpu check passes; otherwise update macOS (System Settings > "
+            "General > Software Update)",
+            guide=VERSIONS,
+            source=APPLE_PLUGIN_PAGE,
+        )
     return Check(
         "macos",
         Status.FAIL,
@@ -259,7 +376,8 @@ def check_tensorflow(f: Facts) -> Check:
             "tensorflow",
             Status.FAIL,
             f"{listed}: different versions install over the same `tensorflow` files",
-            fix=f"python -m pip uninstall -y {' '.join(installed)}; then {install_command(f)}",
+            fix=f"python -m pip uninstall -y {' '.join(installed)}; then "
+            f"{install_command(f, fresh=True)}",
             guide=SETUP,
         )
     if "tensorflow-cpu" in installed and "tensorflow" in installed:
@@ -267,10 +385,18 @@ def check_tensorflow(f: Facts) -> Check:
             "tensorflow",
             Status.WARN,
             f"{listed}: two distributions install the same `tensorflow` files",
-            fix=f"python -m pip uninstall -y tensorflow tensorflow-cpu; then {install_command(f)}",
+            fix="python -m pip uninstall -y tensorflow tensorflow-cpu; then "
+            f"{install_command(f, fresh=True)}",
             guide=SETUP,
         )
     version = versions.pop()
+    if is_arm_mac(f) and f.pins.tensorflow and version != f.pins.tensorflow:
+        return Check(
+            "tensorflow",
+            Status.PASS,
+            f"{listed}; the mac stack check below compares it with the Set up page's stacks "
+            f"(this guide measures with {f.pins.tensorflow})",
+        )
     if f.pins.tensorflow and version != f.pins.tensorflow:
         return Check(
             "tensorflow",
@@ -332,12 +458,11 @@ def check_import(f: Facts) -> Check:
     metal = f.packages.get("tensorflow-metal")
     error = f.tf.error or "no error text"
     if not f.tf.ok and metal and any(key in error.lower() for key in PLUGIN_WORDS):
-        suggest = metal_to_suggest(f)
-        fix = (
-            f'python -m pip install "tensorflow-metal=={suggest}"'
-            if suggest and suggest != metal
-            else f"{install_command(f)}; or run on the CPU: python -m pip uninstall -y "
-            "tensorflow-metal"
+        install = metal_install(f) if metal_to_suggest(f) != metal else None
+        fix = install or (
+            f"{install_command(f)}; or run on the CPU: python -m pip uninstall -y tensorflow-metal"
+            if on_recommended_python(f)
+            else install_command(f)
         )
         return Check(
             name,
@@ -409,11 +534,8 @@ def check_metal(f: Facts) -> Check:
     if not tf:
         return Check(name, Status.SKIP, f"no TensorFlow installed (tensorflow-metal: {metal})")
     suggest = metal_to_suggest(f)
-    install = f'python -m pip install "tensorflow-metal=={suggest}"' if suggest else None
-    no_known = (
-        f"no tensorflow-metal is known to work with TensorFlow {minor_text(tf)}; "
-        f"install the pinned set: {install_command(f)}"
-    )
+    install = metal_install(f)
+    no_known = no_metal_fix(f)
     if not metal:
         return Check(
             name,
@@ -432,7 +554,7 @@ def check_metal(f: Facts) -> Check:
             Status.FAIL,
             f"{metal} with TensorFlow {tf}: failed {where} in a user's test with TensorFlow "
             f"{row['tensorflow']}{error}".replace("  ", " "),
-            fix=install if suggest and suggest != metal else no_known,
+            fix=install if install and suggest != metal else no_known,
             guide=f"{SYMPTOMS}#import-fails",
             source=row["source"],
         )
@@ -505,6 +627,8 @@ def check_gpu(f: Facts) -> Check:
             return Check("gpu", Status.PASS, f"{', '.join(gpus)} listed: the Metal plugin loaded")
         log = f": {f.tf.plugin_log[0]}" if f.tf.plugin_log else ""
         suggest = metal_to_suggest(f) or metal
+        if not mac_stacks.metal_installs(suggest, f.python):
+            suggest = metal  # installed, so its wheel exists for this Python
         return Check(
             "gpu",
             Status.FAIL,
@@ -587,7 +711,13 @@ def check_keras(f: Facts) -> Check:
                 fix=f'python -m pip install "tf-keras~={minor_text(tf)}.0"',
                 guide=SETUP,
             )
-        return Check("keras", Status.PASS, f"Keras 2 through tf-keras {tf_keras} ({flag})")
+        return Check(
+            "keras",
+            Status.PASS,
+            f"Keras 2 through tf-keras {tf_keras} ({flag})",
+            note=import_keras_note(f),
+            source=LEGACY_KERAS_SOURCE if import_keras_note(f) else None,
+        )
     if f.tf.keras_error:
         return Check(
             "keras",
@@ -622,10 +752,34 @@ def check_keras(f: Facts) -> Check:
             fix="unset KERAS_BACKEND",
             guide=SETUP,
         )
+    if version_tuple(tf) >= (2, 16) and tf_keras and is_arm_mac(f):
+        return Check(
+            "keras",
+            Status.WARN,
+            f"tf-keras {tf_keras} is installed, but TF_USE_LEGACY_KERAS is not set: tf.keras is "
+            f"Keras {keras}, the Keras 3 path reported slow on the Metal GPU",
+            fix="export TF_USE_LEGACY_KERAS=1 before Python starts (a notebook or IDE: "
+            'os.environ["TF_USE_LEGACY_KERAS"] = "1" before `import tensorflow`)',
+            guide=SETUP,
+            source=LEGACY_KERAS_SOURCE,
+        )
     line = "Keras 3" if version_tuple(keras) >= (3,) else "Keras 2"
     pinned = f.pins.keras and keras != f.pins.keras
     pin = f"; this guide measures with {f.pins.keras}" if pinned else ""
     return Check("keras", Status.PASS, f"{line} ({keras}) is tf.keras{pin}")
+
+
+def import_keras_note(f: Facts) -> str | None:
+    """When tf.keras is tf-keras but the keras package is Keras 3: what `import keras` gives."""
+    keras = f.packages.get("keras")
+    if not keras or version_tuple(keras) < (3,):
+        return None
+    return (
+        f"`import keras` still loads Keras {keras} (Keras 3): TF_USE_LEGACY_KERAS changes only "
+        "what tf.keras means. Write tf.keras (`import tensorflow as tf`, then tf.keras.layers...) "
+        "or `import tf_keras as keras`; code written as `import keras`, as in Keras' own "
+        "documentation, runs on Keras 3"
+    )
 
 
 def check_retracing(f: Facts) -> Check:
@@ -636,11 +790,16 @@ def check_retracing(f: Facts) -> Check:
     if not tf or minor(tf) != (2, 16) or which != "keras" or version_tuple(keras) < (3,):
         return Check(name, Status.SKIP, "applies to TensorFlow 2.16 with Keras 3")
     if (3, 3) <= version_tuple(keras) < (3, 7):
+        found = (
+            f"Keras {keras} with TensorFlow {tf}: `train_on_batch` traces its step again on "
+            "every call (this project saw it with 3.3.3, 3.4.1 and 3.6.0, not with 3.7.0)"
+        )
+        if is_arm_mac(f) and f.packages.get("tensorflow-metal"):
+            return _retracing_on_metal(f, found)
         return Check(
             name,
             Status.WARN,
-            f"Keras {keras} with TensorFlow {tf}: `train_on_batch` traces its step again on "
-            "every call (this project saw it with 3.3.3, 3.4.1 and 3.6.0, not with 3.7.0)",
+            found,
             fix='python -m pip install "keras>=3.7"',
             guide=f"{SYMPTOMS}#keras-retracing",
         )
@@ -651,6 +810,36 @@ def check_retracing(f: Facts) -> Check:
             f"Keras {keras}: 3.7.0 and later did not retrace `train_on_batch` in this project",
         )
     return Check(name, Status.SKIP, f"Keras {keras}: not checked by this project (3.3-3.6 retrace)")
+
+
+def _retracing_on_metal(f: Facts, found: str) -> Check:
+    """On the Metal GPU, Keras 3.7+ is no cure: the fix is the stack for this Python."""
+    metal = f.packages.get("tensorflow-metal")
+    caveat = (
+        "`keras>=3.7` alone keeps Keras 3 on the Metal GPU, the path reported slow "
+        "(tensorflow/tensorflow#63854)"
+    )
+    if same_version(metal, "1.2.0"):
+        caveat += (
+            "; with tensorflow-metal 1.2.0 it is the pair keras-team/keras#21668 reports "
+            "training wrongly (Keras 3.6 behaved, 3.7 and later did not)"
+        )
+    if on_recommended_python(f):
+        fix = mac_stack_fix(f)
+    else:
+        fix = (
+            'python -m pip uninstall -y tensorflow-metal && python -m pip install "keras>=3.7" '
+            f"(TensorFlow on the CPU); {gpu_environment_advice()}"
+        )
+    return Check(
+        "keras retracing",
+        Status.WARN,
+        found,
+        fix=fix,
+        guide=f"{SYMPTOMS}#keras-retracing",
+        note=caveat,
+        source=KERAS37_METAL12_ISSUE if same_version(metal, "1.2.0") else None,
+    )
 
 
 def check_optimizer(f: Facts) -> Check:
@@ -685,7 +874,7 @@ def check_optimizer(f: Facts) -> Check:
             f"{label}: its new optimizers compile with XLA when a GPU is listed, which Metal "
             "cannot do (`could not find registered platform with id`); it has no Apple fallback",
             fix="use tf.keras.optimizers.legacy.Adam() (or the legacy version of yours), or "
-            f"install the recommended stack: {install_command(f)}",
+            f"install {mac_stack_fix(f)}",
             guide=f"{SYMPTOMS}#xla-could-not-find-registered-platform",
             source=KERAS_211_XLA_ISSUE,
         )
@@ -731,8 +920,7 @@ def check_stack(f: Facts) -> Check:
     keras_text = f"{which} {keras_version or '?'}"
     found = f"TensorFlow {tf}, {keras_text}, tensorflow-metal {metal or 'not installed'}"
     stack = mac_stacks.identify(tf, metal, family)
-    recommended = mac_stacks.recommended()
-    fix = f"the recommended stack: {mac_stacks.install_command(recommended)}"
+    fix = mac_stack_fix(f)
     if stack is None:
         return Check(
             name,
@@ -742,7 +930,7 @@ def check_stack(f: Facts) -> Check:
             guide=SETUP,
         )
     if mac_stacks.is_warned(stack):
-        issues = "; ".join(issue["text"] for issue in stack["known_issues"])
+        issues = " ".join(issue["text"] for issue in stack["known_issues"])
         first = stack["known_issues"][0]["sources"][0]
         return Check(
             name,
@@ -753,14 +941,24 @@ def check_stack(f: Facts) -> Check:
             source=mac_stacks.load()["sources"][first],
         )
     what = "the recommended stack" if stack["advice"] == "recommended" else "a listed stack"
+    notes = []
+    if metal:
+        notes.append(
+            "no stack is known to give the GPU the same results as the CPU: check your model "
+            f"with the snippet on {CORRECTNESS}"
+        )
+    if metal and family == "keras2":
+        notes.append(
+            "Keras 2's Dense(..., activation='relu') is the MatMul -> BiasAdd -> Relu pattern "
+            f"reported wrong in graph mode on Metal: run the check on {FUSED_DENSE_CHECK}"
+        )
+    if which == "tf-keras" and import_keras_note(f):
+        notes.append("write tf.keras or `import tf_keras as keras`: `import keras` is Keras 3")
     return Check(
         name,
         Status.PASS,
         f"{found}: {what}, '{stack['name']}'",
-        note="no stack is known to give the GPU the same results as the CPU: check your model "
-        f"with the snippet on {CORRECTNESS}"
-        if metal
-        else None,
+        note="; ".join(notes) or None,
     )
 
 
