@@ -50,8 +50,8 @@ SOURCE_URL = re.compile(r"https://[A-Za-z0-9.-]+(?::\d+)?(?:/[^\s<>\"'`()\[\]{}|
 # Any external address in a file (what a citation check must account for).
 RAW_URL = re.compile(r"https?://[^\s)\"'>`<\]]+")
 DATE = re.compile(r"\d{4}(?:-\d{2}(?:-\d{2})?)?")
-# [text][id]: link text may hold code spans and one level of brackets, the id no spaces.
-CITATION = re.compile(r"\[((?:[^\[\]\n]|\[[^\[\]\n]*\])+)\]\[([^\[\]\s]+)\]")
+# [text][id]: link text may wrap over lines and hold code spans and one level of brackets.
+CITATION = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\[([^\[\]\s]+)\]")
 INLINE_LINK = re.compile(r"\]\((https?://[^)\s]+)(?:\s+\"[^\"]*\")?\)")
 FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
@@ -69,7 +69,7 @@ DATA_FRAGMENTS = {
 }
 # Fields of data files that hold code or output shown verbatim: no citations are looked for
 # there (an address in them still has to be in the ledger).
-CODE_FIELDS = {"fix_code", "what_you_see", "code", "command", "output"}
+CODE_FIELDS = {"fix_code", "what_you_see", "code", "command", "output", "pattern"}
 
 
 class SourcesError(ValueError):
@@ -271,7 +271,8 @@ def without_code(markdown: str) -> str:
 
 def citations(markdown: str) -> list[tuple[str, str]]:
     """(text, id) of every `[text][id]` outside code."""
-    return [(m.group(1), m.group(2)) for m in CITATION.finditer(without_code(markdown))]
+    found = CITATION.finditer(without_code(markdown))
+    return [(m.group(1), m.group(2)) for m in found if "\n\n" not in m.group(1)]
 
 
 def raw_urls(text: str) -> list[str]:
