@@ -344,7 +344,7 @@ CASES = {
             "mac, tf-keras installed but the flag unset",
             recommended_mac(env={}),
             Status.WARN,
-            "TF_USE_LEGACY_KERAS is not set",
+            "TF_USE_LEGACY_KERAS is not set to 1",
         ),
         (
             "linux, tf-keras installed but the flag unset",

@@ -231,7 +231,7 @@ def _python_range(f: Facts) -> str | None:
 
 
 def check_python(f: Facts) -> Check:
-    """Python inside the range pyproject.toml's requires-python allows."""
+    """On an Apple-silicon Mac, Python against the stacks' wheels; elsewhere, requires-python."""
     if is_arm_mac(f) and f.python:
         return _check_mac_python(f)
     supported = _python_range(f)
@@ -756,8 +756,8 @@ def check_keras(f: Facts) -> Check:
         return Check(
             "keras",
             Status.WARN,
-            f"tf-keras {tf_keras} is installed, but TF_USE_LEGACY_KERAS is not set: tf.keras is "
-            f"Keras {keras}, the Keras 3 path reported slow on the Metal GPU",
+            f"tf-keras {tf_keras} is installed, but TF_USE_LEGACY_KERAS is not set to 1: tf.keras "
+            f"is Keras {keras}, the Keras 3 path reported slow on the Metal GPU",
             fix="export TF_USE_LEGACY_KERAS=1 before Python starts (a notebook or IDE: "
             'os.environ["TF_USE_LEGACY_KERAS"] = "1" before `import tensorflow`)',
             guide=SETUP,
