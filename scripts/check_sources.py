@@ -211,8 +211,9 @@ def check(ledger: dict, fetch: Fetch = fetch_url, only: set[str] | None = None) 
             continue
         text = page_text(page)
         for item in entry["supports"]:
-            if not found(item["quote"], text):
-                report.missing.append((entry, item))
+            for quote in sources.quotes(item):
+                if not found(quote, text):
+                    report.missing.append((entry, {**item, "quote": quote}))
     return report
 
 

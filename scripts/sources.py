@@ -19,6 +19,7 @@ library and PyYAML only, like scripts/compatibility.py.
 
 from __future__ import annotations
 
+import ast
 import datetime
 import json
 import re
@@ -43,7 +44,11 @@ KINDS = {
     "package": "Package pages",
 }
 REQUIRED = ("id", "url", "title", "author", "published", "read", "kind", "concerns", "supports")
-OPTIONAL = ("checked", "note")
+# How it was read, a remark, why the date or kind is what it is, the commit a file was read at.
+OPTIONAL = ("checked", "note", "published_note", "kind_note", "commit", "unread")
+# A supports item: where, statement and quote; more of the source's words for the same
+# statement as quote_2, quote_3...; how each was read, a remark.
+SUPPORT_KEYS = re.compile(r"where|statement|quote|quote_\d+|(?:quote_\d+_)?checked|note|unread")
 ID = re.compile(r"[a-z0-9][a-z0-9._-]*")
 # An https address with nothing that could end a Markdown link or its title, or open markup.
 SOURCE_URL = re.compile(r"https://[A-Za-z0-9.-]+(?::\d+)?(?:/[^\s<>\"'`()\[\]{}|\\^]*)?")
@@ -116,8 +121,11 @@ def entry_problems(entry, index: int, root: Path | None = None) -> list[str]:
     at = f"source {name}"
     found = []
     for key in REQUIRED:
+        if key == "published" and key in entry and entry[key] is None:
+            continue  # null: the source states no date (say how you know in published_note)
         if entry.get(key) in (None, "", [], {}):
-            found.append(f"{at}: `{key}` is missing")
+            hint = " (null if the source gives no date)" if key == "published" else ""
+            found.append(f"{at}: `{key}` is missing{hint}")
     for key in sorted(set(entry) - set(REQUIRED) - set(OPTIONAL)):
         found.append(f"{at}: unknown field `{key}`")
     if (
@@ -171,8 +179,11 @@ def support_problems(item, at: str, root: Path | None) -> list[str]:
         if not (isinstance(value, str) and value.strip()):
             why = f" (unread: {item['unread']})" if key == "quote" and item.get("unread") else ""
             found.append(f"{at}: `{key}` is missing or empty{why}")
-    for key in sorted(set(item) - {"where", "statement", "quote", "unread", "checked"}):
+    for key in sorted(k for k in item if not SUPPORT_KEYS.fullmatch(str(k))):
         found.append(f"{at}: unknown field `{key}`")
+    for key in sorted(k for k in item if re.fullmatch(r"quote_\d+", str(k))):
+        if not (isinstance(item[key], str) and item[key].strip()):
+            found.append(f"{at}: `{key}` must be the source's words")
     where = item.get("where")
     if isinstance(where, str) and where.strip() and root is not None:
         if where.startswith("/") or ".." in Path(where).parts or not (root / where).is_file():
@@ -285,6 +296,16 @@ def inline_links(markdown: str) -> list[str]:
     return [m.group(1) for m in INLINE_LINK.finditer(without_code(markdown))]
 
 
+def python_strings(source: str) -> str:
+    """The string constants of a Python file, one a line: an address split over adjacent
+    literals ("https://.../blob/" "<commit>/path") is one string once parsed."""
+    return "\n".join(
+        node.value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+
+
 def _data_strings(value, key: str | None = None):
     """(field name, string) for every string in a loaded YAML or JSON document."""
     if isinstance(value, dict):
@@ -333,7 +354,7 @@ def file_usage(path: Path, root: Path = ROOT, usage: Usage | None = None) -> Usa
     usage = usage if usage is not None else Usage()
     name = path.relative_to(root).as_posix()
     text = path.read_text(encoding="utf-8")
-    for url in raw_urls(text):
+    for url in raw_urls(python_strings(text) if path.suffix == ".py" else text):
         usage.add(usage.urls, url, name)
     if path.suffix == ".md":
         prose = [text]
@@ -410,6 +431,14 @@ def quote_for(entry: dict, files: list[str]) -> dict:
             if item.get("where") == file:
                 return item
     return entry["supports"][0]
+
+
+def quotes(item: dict) -> list[str]:
+    """A supports item's quotes: `quote`, then quote_2, quote_3... in order."""
+    more = sorted(
+        (int(k.split("_")[1]), v) for k, v in item.items() if re.fullmatch(r"quote_\d+", str(k))
+    )
+    return [item["quote"], *(v for _, v in more)]
 
 
 def fold(text: str) -> str:

@@ -100,6 +100,8 @@ BAD_ENTRIES = {
     "empty quote": (with_support(quote="  "), "supports item 1: `quote` is missing or empty"),
     "no statement": (with_support(statement=None), "supports item 1: `statement` is missing"),
     "where not a file": (with_support(where="docs/nowhere.md"), "`where` 'docs/nowhere.md' is not"),
+    "empty second quote": (with_support(quote_2=""), "supports item 1: `quote_2` must be"),
+    "unknown support field": (with_support(source="x"), "supports item 1: unknown field `source`"),
     "unknown field": (changed(colour="red"), "source tf-63854: unknown field `colour`"),
     "bad id": (changed(id="TF 63854"), "source TF 63854: `id` must be lower-case"),
 }
@@ -117,6 +119,17 @@ def test_a_good_entry_passes_and_yaml_dates_are_read_as_dates():
     loaded = yaml.safe_load(yaml.safe_dump({"sources": [changed(published="2024")]}))
     loaded["sources"][0].update(published=2024, read=yaml.safe_load("2026-11-24"))
     assert sources.problems(loaded, ROOT) == []
+
+
+def test_an_undated_source_and_more_quotes_for_one_statement_are_allowed():
+    entry = with_support(quote_2="and more words", quote_2_checked="FACTS.md", note="why")
+    entry.update(published=None, published_note="the page shows no date")
+    assert sources.problems({"sources": [entry]}, ROOT) == []
+    assert sources.quotes(entry["supports"][0]) == ["it is slow", "and more words"]
+    missing = changed(published=None)  # the key left out, not null
+    assert "(null if the source gives no date)" in " ".join(
+        sources.problems({"sources": [missing]})
+    )
 
 
 def test_an_id_or_an_address_twice_is_refused():

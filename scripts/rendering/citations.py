@@ -28,6 +28,7 @@ from scripts import sources
 ANCHOR = re.compile(r"<a\s[^>]*>", re.IGNORECASE)
 HREF = re.compile(r'\shref="([^"]*)"', re.IGNORECASE)
 HAS_TITLE = re.compile(r"\stitle=", re.IGNORECASE)
+SOURCES_PAGE = "docs/sources.md"
 
 
 class CitationError(ValueError):
@@ -92,7 +93,7 @@ def titled(
 ) -> str:
     """The page's HTML with a title on every link to a ledger address that has none."""
     entries = sources.by_url(ledger)
-    if not entries:
+    if not entries or page_file == SOURCES_PAGE:  # the Sources page shows the quotes itself
         return page_html
     files = page_files(page_file, markdown, root)
 

@@ -70,7 +70,11 @@ def by_title(entry: dict) -> tuple[str, str]:
 
 
 def render(ledger: dict, fragments: dict[str, str] | None = None, root: Path = sources.ROOT) -> str:
-    """The list, deterministic: kinds in KINDS order, sources by title then id."""
+    """The list, deterministic: kinds in KINDS order, sources by title then id.
+
+    Kept light, since one page carries every source: each source's pages are links once, in
+    "Used on"; each quote names the page of its statement in plain words.
+    """
     pages = page_texts(root)
     titles = {file: _text(page_title(text, file)) for file, text in pages.items()}
     using = pages_using(ledger, pages, fragments, root)
@@ -82,13 +86,13 @@ def render(ledger: dict, fragments: dict[str, str] | None = None, root: Path = s
 
     def where_text(where: str, name: str) -> str:
         if where in titles:
-            return page_link(where)
+            return titles[where]
         if where in rendered_into:  # the pages showing this data file that show this source
             shown = [f for f in rendered_into[where] if f in using[name]] or rendered_into[where]
-            return ", ".join(page_link(f) for f in shown)
+            return ", ".join(titles[f] for f in shown)
         if where.startswith(DOCTOR_FILES):
-            return "[the doctor](doctor.md)"
-        return f"`{where}`" if "`" not in where else _text(where)
+            return "the doctor"
+        return _text(where)
 
     by_kind: dict[str, list[dict]] = {kind: [] for kind in sources.KINDS}
     for entry in ledger["sources"]:
@@ -98,50 +102,37 @@ def render(ledger: dict, fragments: dict[str, str] | None = None, root: Path = s
     jump = " · ".join(f"[{sources.KINDS[kind]}](#{kind}) ({len(by_kind[kind])})" for kind in kinds)
     lines = [f"{total} sources, by kind: {jump}.", ""]
     for kind in kinds:
-        lines += [
-            f"## {sources.KINDS[kind]} {{#{kind}}}",
-            "",
-            "<div markdown data-search-exclude>",
-            "",
-        ]
-        for entry in sorted(
-            by_kind[kind], key=lambda e: (sources.fold(e["title"]).casefold(), e["id"])
-        ):
-            lines += source_lines(entry, using[entry["id"]], usage, page_link, where_text)
+        lines += [f"## {sources.KINDS[kind]} {{#{kind}}}", "", SEARCH_EXCLUDED, ""]
+        for entry in sorted(by_kind[kind], key=by_title):
+            used = [page_link(file) for file in using[entry["id"]]]
+            if any(f.startswith(DOCTOR_FILES) for f in sources.users(entry, usage)):
+                used.append("[the doctor](doctor.md)'s messages")
+            lines += source_lines(entry, used, lambda where, e=entry: where_text(where, e["id"]))
         lines += ["</div>", ""]
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def source_lines(entry: dict, pages: list[str], usage, page_link, where_text) -> list[str]:
-    name = entry["id"]
+def source_lines(entry: dict, used: list[str], where_text) -> list[str]:
+    """One source: linked title (its anchor is its id), author and dates, what it concerns,
+    the pages using it, then each quote with the statement it supports."""
+    published = sources.date_text(entry["published"])
     facts = [
         _text(entry["author"]),
-        f"published {sources.date_text(entry['published'])}",
+        f"published {published}" if published else "no publication date given",
         f"read {sources.date_text(entry['read'])}",
-        f"id `{name}`",
     ]
-    head = f"- **[{_text(entry['title'])}]({entry['url']}){{#{name}}}**: " + ", ".join(facts) + "."
-    software, hardware = entry["concerns"]["software"], entry["concerns"]["hardware"]
-    concerns = "; ".join(
-        part
-        for part in (
-            ", ".join(_text(s) for s in software),
-            ", ".join(_text(h) for h in hardware),
-        )
-        if part
+    head = f"- **[{_text(entry['title'])}]({entry['url']}){{#{entry['id']}}}** · " + " · ".join(
+        facts
     )
-    lines = [head]
-    if concerns:
-        lines += ["", f"    Concerns: {concerns}."]
-    used = [page_link(file) for file in pages]
-    if any(f.startswith(DOCTOR_FILES) for f in sources.users(entry, usage)):
-        used.append("[the doctor](doctor.md)'s messages")
-    lines += ["", f"    Used by: {', '.join(used) if used else 'no page'}."]
-    lines.append("")
+    concerns = "; ".join(
+        ", ".join(_text(value) for value in entry["concerns"][key])
+        for key in ("software", "hardware")
+        if entry["concerns"][key]
+    )
+    about = f"Concerns {concerns}. " if concerns else ""
+    lines = [head, "", f"    {about}Used on {', '.join(used) if used else 'no page'}.", ""]
     for item in entry["supports"]:
-        lines.append(
-            f"    - “{_text(item['quote'])}”: {_text(item['statement'])} "
-            f"({where_text(item['where'], name)})"
-        )
+        words = " … ".join(f"“{_text(quote)}”" for quote in sources.quotes(item))
+        lines.append(f"    - {words} {_text(item['statement'])} ({where_text(item['where'])})")
     lines.append("")
     return lines
