@@ -7,6 +7,7 @@ words are gone, a 404, a GitHub issue read through the API, and a file read as r
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -180,3 +181,10 @@ def test_the_workflow_keeps_the_report_and_writes_only_issues():
 def test_make_test_never_runs_the_online_check():
     makefile = (WORKFLOW.parents[2] / "Makefile").read_text(encoding="utf-8")
     assert "check_sources" not in makefile
+
+
+def test_every_quote_of_a_statement_is_looked_for(ledger):
+    entry = copy.deepcopy(ledger["sources"][3])  # the thread, whose quote is found
+    entry["supports"][0]["quote_2"] = "words the thread never had"
+    report = check_sources.check({"sources": [entry]}, saved_fetch())
+    assert [item["quote"] for _, item in report.missing] == ["words the thread never had"]
