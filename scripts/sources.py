@@ -343,7 +343,7 @@ class Usage:
 
     cited: dict[str, set[str]] = field(default_factory=dict)  # id -> files citing it
     urls: dict[str, set[str]] = field(default_factory=dict)  # address -> files writing it
-    inline: list[tuple[str, str]] = field(default_factory=list)  # (file, url) in a page
+    inline: list[tuple[str, str]] = field(default_factory=list)  # (file, url) of [text](url)
 
     def add(self, table: dict[str, set[str]], key: str, file: str) -> None:
         table.setdefault(key, set()).add(file)
@@ -367,6 +367,8 @@ def file_usage(path: Path, root: Path = ROOT, usage: Usage | None = None) -> Usa
     for string in prose:
         for _, name_id in citations(string):
             usage.add(usage.cited, name_id, name)
+        if path.suffix != ".md":
+            usage.inline += [(name, url) for url in inline_links(string)]
     return usage
 
 
