@@ -112,10 +112,17 @@ def render_all(
         if ledger.exists()
         else "No source ledger yet: data/sources.yml does not exist.\n"
     )
-    for name in [n for n in files if n.endswith(SEARCH_EXCLUDED)] + [
-        "results/measured.md",
-        "reproducibility.md",
-    ]:
+    # Published figures (reported/<page>.md, results/reported.md) are tables of other
+    # sources' numbers: out of search for the same reason as measured tables.
+    reported = [n for n in files if n.startswith("reported/") or n == "results/reported.md"]
+    for name in (
+        [n for n in files if n.endswith(SEARCH_EXCLUDED)]
+        + reported
+        + [
+            "results/measured.md",
+            "reproducibility.md",
+        ]
+    ):
         files[name] = out_of_search(files[name])
     return files
 
