@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from scripts import compatibility
+from scripts.core import compatibility
 from scripts.doctor import rules
 from scripts.doctor.facts import Facts, Pins, TensorFlowImport
 from scripts.doctor.rules import Status
@@ -647,7 +647,7 @@ def test_rosetta_note_follows_the_macos_version(macos, words):
 
 def test_stack_rule_reads_the_shared_data_file(monkeypatch):
     """No second copy of the stacks: mark the recommended stack 'warn' and the rule warns."""
-    from scripts import mac_stacks
+    from scripts.core import mac_stacks
 
     data = mac_stacks.load()
     stacks = [

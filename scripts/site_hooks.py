@@ -10,7 +10,7 @@ EDIT_URI) from the repository GitHub Actions runs in; a local build without them
 back to this clone's `origin` remote, and with no address at all it shows no placeholder:
 clone lines become a `cd` into "your copy", links become plain words.
 
-Every build also publishes the data behind the pages (scripts/results/published_data.py): each
+Every build also publishes the data behind the pages (scripts/rendering/published_data.py): each
 results file, a CSV of all entries and the results format's JSON Schema, under data/.
 
 Every build also builds tf-doctor.pyz (scripts/doctor/zipapp.py) and publishes it beside the
@@ -29,7 +29,7 @@ from pathlib import Path
 from mkdocs.structure.files import File
 
 TOKEN = "REPOSITORY_URL"
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parent.parent
 # Only addresses a reader can clone from; a local path (a CI clone of a clone) is not one.
 PUBLIC_URL = re.compile(r"(https://|git@)[\w.@:/~+-]+")
 
@@ -76,7 +76,7 @@ def on_files(files, config):
         "bytes": out.stat().st_size,
     }
     # the results files, a CSV of them and their schema
-    from scripts.results import published_data
+    from scripts.rendering import published_data
 
     for path, content in published_data.site_files().items():
         files.append(File.generated(config, path, content=content))
