@@ -9,8 +9,8 @@ import re
 import pytest
 import yaml
 
+from scripts.core.catalog import ROOT
 from scripts.doctor import rules
-from scripts.measuring.catalog import ROOT
 from scripts.rendering import symptoms
 
 DATA = symptoms.load()

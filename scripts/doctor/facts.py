@@ -22,10 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from scripts import project_files
-from scripts.compatibility import version_tuple
+from scripts.core import project_files, provenance
+from scripts.core.compatibility import version_tuple
 from scripts.doctor import tf_child
-from scripts.measuring import provenance
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD_TIMEOUT_S = 60.0

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 
-from scripts import compatibility, mac_stacks
-from scripts.compatibility import minor, same_version, version_tuple
+from scripts.core import compatibility, mac_stacks
+from scripts.core.compatibility import minor, same_version, version_tuple
 from scripts.doctor.facts import TENSORFLOW_DISTRIBUTIONS, Facts
 
 
