@@ -36,18 +36,23 @@ class Check:
     source: str | None = None
 
 
+# --- the guide's pages a fix points at (the site's source paths) -----------------------------
+
 SETUP = "docs/setup.md"
 VERSIONS = "docs/versions.md"
 DEVICES = "docs/device-placement.md"
 # The symptom index (data/symptoms.yml): a WARN or FAIL that matches a reported symptom
 # points at its entry, which links on to the evidence.
 SYMPTOMS = "docs/symptoms.md"
+CORRECTNESS = "docs/gpu-correctness.md"
+FUSED_DENSE_CHECK = f"{VERSIONS}#the-fused-dense-bug-a-check-you-can-run"
+
+# --- the sources a check prints (each in the ledger, data/sources-parts/doctor.yml) ----------
 
 ROSETTA_DOC = (
     "https://developer.apple.com/documentation/apple-silicon/"
     "about-the-rosetta-translation-environment"
 )
-CORRECTNESS = "docs/gpu-correctness.md"
 OPTIMIZER_ISSUE = "https://github.com/tensorflow/tensorflow/issues/59438"
 KERAS_211_XLA_ISSUE = "https://github.com/tensorflow/tensorflow/issues/58988"
 KERAS_2_14_OPTIMIZERS = (
@@ -66,15 +71,20 @@ MEMORY_PRESSURE_SOURCE = (
 XLA_METAL_ISSUE = "https://github.com/NVlabs/sionna/issues/78"
 FLOAT64_QUOTE = "https://github.com/JuliaGPU/Metal.jl/issues/84"
 TF_INSTALL = "https://www.tensorflow.org/install/pip"
-# TensorFlow 2.16 reads TF_USE_LEGACY_KERAS as true for exactly these values, and uses it only
-# to choose what tf.keras loads: `import keras` is the keras package either way.
-LEGACY_TRUE = ("true", "True", "1")
 LEGACY_KERAS_SOURCE = (
     "https://github.com/tensorflow/tensorflow/blob/v2.16.2/tensorflow/python/util/lazy_loader.py"
 )
 KERAS37_METAL12_ISSUE = "https://github.com/keras-team/keras/issues/21668"
-FUSED_DENSE_CHECK = f"{VERSIONS}#the-fused-dense-bug-a-check-you-can-run"
 APPLE_PLUGIN_PAGE = "https://developer.apple.com/metal/tensorflow-plugin"
+
+# --- what the rules compare the facts with (the version tables and wheels are data files,
+# read through scripts/core: data/compatibility.json and data/mac_stacks.json) ---------------
+
+# The TensorFlow from which tf.keras is Keras 3 unless TF_USE_LEGACY_KERAS chooses tf-keras.
+KERAS_3_FROM = (2, 16)
+# TensorFlow 2.16 reads TF_USE_LEGACY_KERAS as true for exactly these values, and uses it only
+# to choose what tf.keras loads: `import keras` is the keras package either way.
+LEGACY_TRUE = ("true", "True", "1")
 # Apple's plugin page asks for macOS 12.0 or later; tensorflow-metal's wheels are tagged 12.0.
 MACOS_FLOOR = "12.0"
 # Words in an import error that point at the tensorflow-metal plugin.
@@ -117,7 +127,7 @@ def legacy_keras(f: Facts) -> bool:
 def keras_in_use(f: Facts) -> tuple[str, str | None]:
     """('tf-keras' | 'keras', version): which Keras `tf.keras` means with this TensorFlow."""
     tf = tf_version(f)
-    if tf and version_tuple(tf) >= (2, 16) and legacy_keras(f):
+    if tf and version_tuple(tf) >= KERAS_3_FROM and legacy_keras(f):
         return "tf-keras", f.packages.get("tf-keras")
     return "keras", f.packages.get("keras")
 

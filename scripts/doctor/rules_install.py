@@ -142,7 +142,8 @@ def check_macos(f: Facts) -> Check:
     needed = compatibility.macos_required(metal) if metal else None
     why = f"tensorflow-metal {metal} needs {needed}+ (Apple's table)"
     if needed is None:
-        needed, why = "12.0", "tensorflow-metal needs 12.0 or later (Apple's plugin page)"
+        needed = MACOS_FLOOR
+        why = f"tensorflow-metal needs {MACOS_FLOOR} or later (Apple's plugin page)"
     if not f.macos:
         return Check("macos", Status.WARN, "`sw_vers` gave no macOS version",
                      fix="run `sw_vers -productVersion`", guide=VERSIONS)  # fmt: skip

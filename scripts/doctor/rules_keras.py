@@ -12,6 +12,7 @@ from scripts.doctor.checks import (
     FUSED_DENSE_CHECK,
     KERAS37_METAL12_ISSUE,
     KERAS_2_14_OPTIMIZERS,
+    KERAS_3_FROM,
     KERAS_211_XLA_ISSUE,
     LEGACY_KERAS_SOURCE,
     OPTIMIZER_ISSUE,
@@ -39,7 +40,7 @@ def check_keras(f: Facts) -> Check:
         return Check("keras", Status.SKIP, "no TensorFlow installed")
     keras = f.packages.get("keras")
     tf_keras = f.packages.get("tf-keras")
-    if version_tuple(tf) >= (2, 16) and legacy_keras(f):
+    if version_tuple(tf) >= KERAS_3_FROM and legacy_keras(f):
         flag = f"TF_USE_LEGACY_KERAS={f.env['TF_USE_LEGACY_KERAS']}"
         if not tf_keras:
             return Check(
@@ -73,7 +74,7 @@ def check_keras(f: Facts) -> Check:
             fix=f'python -m pip install "keras=={f.pins.keras}"' if f.pins.keras else None,
             guide=SETUP,
         )
-    if version_tuple(tf) >= (2, 16) and (not keras or version_tuple(keras) < (3,)):
+    if version_tuple(tf) >= KERAS_3_FROM and (not keras or version_tuple(keras) < (3,)):
         return Check(
             "keras",
             Status.WARN,
@@ -81,7 +82,7 @@ def check_keras(f: Facts) -> Check:
             fix=f'python -m pip install "keras=={f.pins.keras or "3"}"',
             guide=SETUP,
         )
-    if version_tuple(tf) < (2, 16) and keras and version_tuple(keras) >= (3,):
+    if version_tuple(tf) < KERAS_3_FROM and keras and version_tuple(keras) >= (3,):
         return Check(
             "keras",
             Status.WARN,
@@ -99,7 +100,7 @@ def check_keras(f: Facts) -> Check:
             fix="unset KERAS_BACKEND",
             guide=SETUP,
         )
-    if version_tuple(tf) >= (2, 16) and tf_keras and is_arm_mac(f):
+    if version_tuple(tf) >= KERAS_3_FROM and tf_keras and is_arm_mac(f):
         return Check(
             "keras",
             Status.WARN,
@@ -262,7 +263,7 @@ def check_stack(f: Facts) -> Check:
     elif keras_version:
         family = "keras3" if version_tuple(keras_version) >= (3,) else "keras2"
     else:
-        family = "keras3" if version_tuple(tf) >= (2, 16) else "keras2"
+        family = "keras3" if version_tuple(tf) >= KERAS_3_FROM else "keras2"
     metal = f.packages.get("tensorflow-metal")
     keras_text = f"{which} {keras_version or '?'}"
     found = f"TensorFlow {tf}, {keras_text}, tensorflow-metal {metal or 'not installed'}"
