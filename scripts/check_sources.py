@@ -34,8 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scripts import sources
-from scripts.results import plain_text
+from scripts.core import plain_text, sources
 
 USER_AGENT = "tf-apple-silicon-guide source check (python urllib)"
 TIMEOUT_S = 30

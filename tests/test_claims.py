@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from scripts.rendering import claims
+from scripts.core import claims
+from scripts.rendering import claim_boxes
 
 CLAIMS = claims.load()
 EVIDENCE = [(c["id"], e) for c in CLAIMS for e in c.get("evidence", [])]
@@ -137,7 +138,7 @@ def test_every_range_says_why_and_names_no_measured_value():
 def test_the_claim_box_shows_why_its_range(committed_results):
     evidence = _measured_evidence(committed_results)
     claim = next(c for c in CLAIMS if evidence in c.get("evidence", []))
-    text = claims.page_fragment([claim], committed_results, claim["page"])
+    text = claim_boxes.page_fragment([claim], committed_results, claim["page"])
     assert "*Why this range:* " + " ".join(evidence["why_range"].split()) in text
 
 
@@ -160,8 +161,8 @@ def test_an_analogue_never_renders_as_a_plain_measurement(analogue, committed_re
         "id": "C0a", "factor": "F0", "page": "p.md", "claim": "c", "verdict": "reported",
         "why": "w", "evidence": [evidence],
     }  # fmt: skip
-    fragment = claims.page_fragment([claim], committed_results, "p.md")
-    table = claims.summary_table([claim], committed_results)
+    fragment = claim_boxes.page_fragment([claim], committed_results, "p.md")
+    table = claim_boxes.summary_table([claim], committed_results)
     if analogue:
         assert "*Analogue measured on " in fragment and "*Analogue measured on " in table
         assert claims.ANALOGUE_NOTE in fragment and claims.ANALOGUE_NOTE in table
@@ -175,9 +176,9 @@ def test_an_analogue_never_renders_as_a_plain_measurement(analogue, committed_re
 
 def test_every_analogue_in_the_claims_renders_as_one(committed_results):
     """On the pages and the claims table, each analogue's numbers carry the analogue label."""
-    table = claims.summary_table(CLAIMS, committed_results)
+    table = claim_boxes.summary_table(CLAIMS, committed_results)
     for claim in CLAIMS:
-        fragment = claims.page_fragment(CLAIMS, committed_results, claim["page"])
+        fragment = claim_boxes.page_fragment(CLAIMS, committed_results, claim["page"])
         row = next(line for line in table.splitlines() if line.startswith(f"| {claim['id']} |"))
         for evidence in claim.get("evidence", []):
             names = [claims.short_name(evidence[k]) for k in ("variant", "baseline")]

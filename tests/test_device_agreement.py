@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from scripts.measuring import catalog
+from scripts.core import catalog
 
 PATH = catalog.SNIPPETS_DIR / "correctness" / "device_agreement.py"
 PAGE = catalog.ROOT / "docs" / "gpu-correctness.md"

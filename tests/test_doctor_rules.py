@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from scripts import compatibility, mac_stacks
+from scripts.core import compatibility, mac_stacks
 from scripts.doctor import rules
 from scripts.doctor.facts import Facts, Pins, TensorFlowImport
 from scripts.doctor.rules import Status

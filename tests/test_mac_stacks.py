@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from scripts import compatibility, mac_stacks
+from scripts.core import compatibility, mac_stacks
 
 DATA = mac_stacks.load()
 STACKS = {stack["id"]: stack for stack in DATA["stacks"]}

@@ -10,8 +10,8 @@ import json
 import jsonschema
 import pytest
 
-from scripts.measuring.stats import entry_speedup
-from scripts.results import published_data
+from scripts.core.stats import entry_speedup
+from scripts.rendering import published_data
 
 
 @pytest.fixture(scope="module")

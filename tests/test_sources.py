@@ -1,4 +1,4 @@
-"""The source ledger (data/sources.yml, scripts/sources.py) and the citations built from it.
+"""The source ledger (data/sources.yml, scripts/core/sources.py) and the citations built from it.
 
 Every external link in docs/ and data/ (and the doctor's messages) resolves through the ledger
 or its short, explained allow-list; every `[text][id]` names a ledger id; every entry is used,
@@ -18,7 +18,7 @@ import markdown as python_markdown
 import pytest
 import yaml
 
-from scripts import sources
+from scripts.core import sources
 from scripts.rendering import citations, sources_page
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,15 +9,21 @@ import re
 import pytest
 import yaml
 
+from scripts.core.catalog import ROOT
 from scripts.doctor import rules
-from scripts.measuring.catalog import ROOT
 from scripts.rendering import symptoms
 
 DATA = symptoms.load()
 ENTRIES = DATA["symptoms"]
 IDS = [entry["id"] for entry in ENTRIES]
 GROUP_IDS = [group["id"] for group in DATA["groups"]]
-RULES_SOURCE = (ROOT / "scripts" / "doctor" / "rules.py").read_text(encoding="utf-8")
+# The doctor's rules, by subject in rules_*.py (rules.py orders them), and checks.py, which
+# holds what they share (the SYMPTOMS page among it).
+RULE_FILES = [
+    *sorted((ROOT / "scripts" / "doctor").glob("rules*.py")),
+    ROOT / "scripts" / "doctor" / "checks.py",
+]
+RULES_SOURCE = "\n".join(path.read_text(encoding="utf-8") for path in RULE_FILES)
 # Pages that correct the Mac advice (issue 13): every correctness or memory entry links one.
 CORRECTIONS = {
     "wrong-results": ("gpu-correctness.md", "setup.md#which-stack-to-install-on-a-mac"),

@@ -1,7 +1,7 @@
 """Citations in the built site: `[text][id]` becomes a link whose hover text is the source's words.
 
 A page (or a Markdown string of a data file rendered into it) cites a source by its ledger
-id, `[text][id]` (scripts/sources.py, data/sources.yml). Before MkDocs converts a page,
+id, `[text][id]` (scripts/core/sources.py, data/sources.yml). Before MkDocs converts a page,
 `definitions` appends `[id]: url "title"` for every id the page and its included fragments
 cite: pymdownx.snippets, which includes the fragments, is a Markdown preprocessor, so
 definitions added to the page's text apply to the fragments' text too. The title is the
@@ -23,7 +23,7 @@ import html
 import re
 from pathlib import Path
 
-from scripts import sources
+from scripts.core import sources
 
 ANCHOR = re.compile(r"<a\s[^>]*>", re.IGNORECASE)
 HREF = re.compile(r'\shref="([^"]*)"', re.IGNORECASE)

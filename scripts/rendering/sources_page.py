@@ -13,8 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scripts import sources
-from scripts.results import plain_text
+from scripts.core import plain_text, sources
 
 OUTPUT = "sources.md"  # under docs/_generated/
 PAGE = "docs/sources.md"  # the page that includes it, which is not a page that uses sources

@@ -14,8 +14,8 @@ from pathlib import Path
 import markdown
 import yaml
 
-from scripts import mac_stacks
-from scripts.measuring.catalog import ROOT
+from scripts.core import mac_stacks
+from scripts.core.catalog import ROOT
 
 DATA = ROOT / "data" / "symptoms.yml"
 DOCS = ROOT / "docs"

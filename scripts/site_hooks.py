@@ -10,7 +10,7 @@ EDIT_URI) from the repository GitHub Actions runs in; a local build without them
 back to this clone's `origin` remote, and with no address at all it shows no placeholder:
 clone lines become a `cd` into "your copy", links become plain words.
 
-Every build also publishes the data behind the pages (scripts/results/published_data.py): each
+Every build also publishes the data behind the pages (scripts/rendering/published_data.py): each
 results file, a CSV of all entries and the results format's JSON Schema, under data/.
 
 Every build also builds tf-doctor.pyz (scripts/doctor/zipapp.py) and publishes it beside the
@@ -34,7 +34,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 TOKEN = "REPOSITORY_URL"
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parent.parent
 # Only addresses a reader can clone from; a local path (a CI clone of a clone) is not one.
 PUBLIC_URL = re.compile(r"(https://|git@)[\w.@:/~+-]+")
 
@@ -74,7 +74,7 @@ _LEDGER: dict = {}
 def on_pre_build(config):
     """Read the source ledger once per build (again on each rebuild of `mkdocs serve`)."""
     sys.path.insert(0, str(ROOT))
-    from scripts import sources
+    from scripts.core import sources
     from scripts.rendering import citations
 
     sources._load_cached.cache_clear()
@@ -101,7 +101,7 @@ def on_files(files, config):
         "bytes": out.stat().st_size,
     }
     # the results files, a CSV of them and their schema
-    from scripts.results import published_data
+    from scripts.rendering import published_data
 
     for path, content in published_data.site_files().items():
         files.append(File.generated(config, path, content=content))

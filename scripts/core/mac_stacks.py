@@ -10,10 +10,10 @@ import json
 from functools import cache
 from pathlib import Path
 
-from scripts import project_files
-from scripts.compatibility import minor, same_version, version_tuple
+from scripts.core import project_files
+from scripts.core.compatibility import minor, same_version, version_tuple
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "mac_stacks.json"
+DATA = Path(__file__).resolve().parents[2] / "data" / "mac_stacks.json"
 OUTPUT = "setup/stacks.md"
 RECOMMENDATION_OUTPUT = "setup/recommendation.md"
 ASPECTS = {

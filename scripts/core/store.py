@@ -10,8 +10,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from scripts.measuring import provenance
-from scripts.results import plain_text
+from scripts.core import plain_text, provenance
 
 SCHEMA_VERSION = 1
 RESULTS_DIR = Path(__file__).resolve().parent.parent.parent / "results"

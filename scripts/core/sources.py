@@ -14,7 +14,7 @@ whole value is an address (a symptom's source `url`, a claim's source, a publish
 `link`, the doctor's JSON files) keep the address, which must be a ledger address.
 
 This module loads and checks the ledger, and finds where each entry is used. Standard
-library and PyYAML only, like scripts/compatibility.py.
+library and PyYAML only, like scripts/core/compatibility.py.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 LEDGER = ROOT / "data" / "sources.yml"
 PARTS_DIR = "data/sources-parts"  # the helpers' drafts of the ledger, merged into LEDGER
 
