@@ -48,6 +48,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/deptry .
+	$(BIN)/lint-imports
 	$(BIN)/zizmor --offline --quiet .github/workflows/
 
 # Regenerate the lock from pyproject.toml's ranges, at the newest versions they admit.

@@ -17,11 +17,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from scripts.measuring import noise_check, provenance
-from scripts.measuring.catalog import ROOT
-from scripts.rendering import claims, tables
-from scripts.results import plain_text
-from scripts.results import store as results
+from scripts.core import claims, plain_text, provenance
+from scripts.core import store as results
+from scripts.core.catalog import ROOT
+from scripts.measuring import noise_check
+from scripts.rendering import tables
 
 COMMIT_PATHS = ("results", "docs/_generated")
 # (what, command, stop if it fails): a failed measure keeps everything else it measured,

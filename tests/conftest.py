@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scripts.results import store as results  # noqa: E402
+from scripts.core import store as results  # noqa: E402
 from tests.site_build import build_site, build_site_once, file_lock  # noqa: E402
 
 

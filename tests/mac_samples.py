@@ -5,7 +5,7 @@ Shared by the provenance, Mac-results and contribute tests.
 
 from __future__ import annotations
 
-from scripts.measuring import provenance
+from scripts.core import provenance
 
 # `ioreg -r -d 1 -c AGXAccelerator`, reduced to the one property read; the class name is an
 # M1 Pro's (https://github.com/exelban/stats/issues/1094).

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from scripts.rendering import claims
+from scripts.core import claims
+from scripts.rendering import claim_boxes
 
 CLAIMS = claims.load()
 EVIDENCE = [(c["id"], e) for c in CLAIMS for e in c.get("evidence", [])]
@@ -110,7 +111,7 @@ def test_claims_that_cannot_be_tested_here_label_their_evidence_as_analogues():
 def test_an_analogue_needs_to_say_what_it_shows():
     claim = {
         "id": "C0a", "factor": "F0", "page": "p.md", "claim": "c", "verdict": "reported",
-        "why": "w", "evidence": [{"variant": "a:x", "baseline": "a:y", "below": 1.0,
+        "why": "w", "evidence": [{"variant": "a:x", "baseline": "a:y", "below": 1.1,
                                   "analogue": True}],
     }  # fmt: skip
     claim["evidence"][0]["why_range"] = "why"
@@ -137,7 +138,7 @@ def test_every_range_says_why_and_names_no_measured_value():
 def test_the_claim_box_shows_why_its_range(committed_results):
     evidence = _measured_evidence(committed_results)
     claim = next(c for c in CLAIMS if evidence in c.get("evidence", []))
-    text = claims.page_fragment([claim], committed_results, claim["page"])
+    text = claim_boxes.page_fragment([claim], committed_results, claim["page"])
     assert "*Why this range:* " + " ".join(evidence["why_range"].split()) in text
 
 
@@ -160,8 +161,8 @@ def test_an_analogue_never_renders_as_a_plain_measurement(analogue, committed_re
         "id": "C0a", "factor": "F0", "page": "p.md", "claim": "c", "verdict": "reported",
         "why": "w", "evidence": [evidence],
     }  # fmt: skip
-    fragment = claims.page_fragment([claim], committed_results, "p.md")
-    table = claims.summary_table([claim], committed_results)
+    fragment = claim_boxes.page_fragment([claim], committed_results, "p.md")
+    table = claim_boxes.summary_table([claim], committed_results)
     if analogue:
         assert "*Analogue measured on " in fragment and "*Analogue measured on " in table
         assert claims.ANALOGUE_NOTE in fragment and claims.ANALOGUE_NOTE in table
@@ -175,9 +176,9 @@ def test_an_analogue_never_renders_as_a_plain_measurement(analogue, committed_re
 
 def test_every_analogue_in_the_claims_renders_as_one(committed_results):
     """On the pages and the claims table, each analogue's numbers carry the analogue label."""
-    table = claims.summary_table(CLAIMS, committed_results)
+    table = claim_boxes.summary_table(CLAIMS, committed_results)
     for claim in CLAIMS:
-        fragment = claims.page_fragment(CLAIMS, committed_results, claim["page"])
+        fragment = claim_boxes.page_fragment(CLAIMS, committed_results, claim["page"])
         row = next(line for line in table.splitlines() if line.startswith(f"| {claim['id']} |"))
         for evidence in claim.get("evidence", []):
             names = [claims.short_name(evidence[k]) for k in ("variant", "baseline")]
@@ -188,3 +189,23 @@ def test_every_analogue_in_the_claims_renders_as_one(committed_results):
             cells = [cell for cell in row.split("<br>") if shown in cell]
             if evidence.get("analogue"):
                 assert all("measured: " not in cell for cell in cells), (claim["id"], cells)
+
+
+@pytest.mark.parametrize(
+    "bounds, problem",
+    [({"below": 1.0}, "no faster"), ({"below": 1.05}, "no faster"), ({"below": 1.1}, None),
+     ({"below": 0.5}, None), ({"at_least": 1.0}, "no slower"), ({"at_least": 0.95}, "no slower"),
+     ({"at_least": 0.909}, None), ({"at_least": 1.5}, None), ({"at_least": 0.9, "below": 1.3}, None)],
+)  # fmt: skip
+def test_a_no_difference_bound_keeps_the_margin(bounds, problem):
+    """Issue 18 section 5: 'no faster' / 'no slower' bounds hold the NO_DIFFERENCE margin."""
+    evidence = {"variant": "a:x", "baseline": "a:y", "why_range": "why", **bounds}
+    found = claims.no_difference_problem(evidence)
+    assert (found is None) if problem is None else (problem in found)
+    claim = {"id": "Cx", "factor": "F1", "page": "p.md", "claim": "c", "verdict": "holds",
+             "why": "w", "evidence": [evidence]}  # fmt: skip
+    if problem is None:
+        claims.check(claim, "x.yml: claims[0]")
+    else:
+        with pytest.raises(claims.ClaimsError, match="NO_DIFFERENCE"):
+            claims.check(claim, "x.yml: claims[0]")

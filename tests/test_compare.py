@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from scripts.rendering import claims
+from scripts.core import claims, comparison
+from scripts.core import store as results
 from scripts.results import compare
-from scripts.results import store as results
 
 
 @pytest.fixture()
@@ -18,7 +18,7 @@ def data(committed_results) -> dict:
 
 
 def test_a_file_against_itself_drifts_nowhere(data):
-    rows = compare.compare(data, data, claims.load())
+    rows = comparison.compare(data, data, claims.load())
     assert rows and all(r.drift_percent == 0 and r.overlap and not r.flagged for r in rows)
     claimed = {(e["variant"], e["baseline"]) for c in claims.load() for e in c.get("evidence", [])
                if e.get("baseline_stat", "median_s") == "median_s"}  # fmt: skip
@@ -31,12 +31,12 @@ def test_a_slower_variant_shows_its_drift_and_is_flagged(data):
     entry = next(e for e in slower["entries"].values() if e["variant"] != e["baseline"])
     entry["stats"]["times_s"] = [t * 1.5 for t in entry["stats"]["times_s"]]
     entry["stats"]["median_s"] *= 1.5
-    rows = {r.key: r for r in compare.compare(data, slower, [])}
+    rows = {r.key: r for r in comparison.compare(data, slower, [])}
     key = f"{entry['snippet']}:{entry['variant']} vs {entry['baseline']}"
     assert rows[key].drift_percent == pytest.approx(-100 / 3)
     assert rows[key].flagged
     assert [r.key for r in rows.values() if r.flagged] == [key]
-    assert "1 drift more than ±10%" in compare.summary(list(rows.values()))
+    assert "1 drift more than ±10%" in comparison.summary(list(rows.values()))
 
 
 def test_the_cli_prints_the_table_and_names_a_bad_file(tmp_path, data, capsys):
@@ -52,7 +52,8 @@ def test_the_cli_prints_the_table_and_names_a_bad_file(tmp_path, data, capsys):
 
 
 def test_measure_quick_picks_the_claims_pairs():
-    from scripts.measuring import catalog, measure
+    from scripts.core import catalog
+    from scripts.measuring import measure
 
     feeding = catalog.Snippet("input_pipeline/feeding", catalog.SNIPPETS_DIR / "x.py")
     chosen = measure.claim_variants(feeding, claims.load())
@@ -66,7 +67,7 @@ def test_measure_quick_picks_the_claims_pairs():
 
 def test_your_machine_vs_the_guide_lists_every_claim_speedup(committed_results):
     mine, *_ = committed_results
-    text = compare.versus_the_guide(mine, committed_results)
+    text = comparison.versus_the_guide(mine, committed_results)
     others = [d for d in committed_results if d is not mine]
     header = next(line for line in text.splitlines() if line.startswith("| Claim |"))
     assert header.count("|") == 4 + len(others)  # this machine plus every other one

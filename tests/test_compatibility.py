@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scripts import compatibility, version_order
+from scripts.core import compatibility, version_order
 
 
 def test_every_row_carries_its_source():

@@ -11,7 +11,7 @@ import time
 import pytest
 import tensorflow as tf
 
-from scripts.measuring import catalog
+from scripts.core import catalog
 
 
 def load(name: str):
@@ -159,7 +159,7 @@ def test_profiled_run_writes_a_trace():
 ONEDNN_PRIMITIVES = """
 import sys
 from pathlib import Path
-from scripts.measuring import catalog
+from scripts.core import catalog
 module = catalog.load(catalog.Snippet("graph_execution/conv_step", Path(sys.argv[1])))
 run, _ = module.make_workload(sys.argv[2], "small")
 run()

@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 from scripts import contribute
-from scripts.measuring import provenance
-from scripts.rendering import claims
-from scripts.results import store as results
+from scripts.core import claims, provenance
+from scripts.core import store as results
 from tests.mac_samples import (
     PMSET_BATT_AC,
     PMSET_BATT_BATTERY,

@@ -1,16 +1,19 @@
 """The GPU-correctness check (snippets/correctness/device_agreement.py): its verdicts, its
-tolerance, its placement check, and its clean exit on a machine with no GPU."""
+tolerance, its placement check, the optimizer it trains with, its clean exit on a machine with
+no GPU, and that it stays importable on Python 3.9."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
+import shutil
 import subprocess
 import sys
 
 import numpy as np
 import pytest
 
-from scripts.measuring import catalog
+from scripts.core import catalog
 
 PATH = catalog.SNIPPETS_DIR / "correctness" / "device_agreement.py"
 PAGE = catalog.ROOT / "docs" / "gpu-correctness.md"
@@ -59,6 +62,91 @@ def test_without_a_gpu_the_program_says_so_and_exits_cleanly(child_env, gpu_list
         return
     assert done.returncode == 0, done.stderr[-3000:]
     assert lines == [f"verdict: {NO_GPU}"]
+
+
+def test_the_optimizer_named_on_the_command_line_is_used(child_env, gpu_listed):
+    done = subprocess.run(
+        [sys.executable, str(PATH), "adam", "small"],
+        capture_output=True, text=True, env=child_env, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr[-3000:]
+    lines = done.stdout.strip().splitlines()
+    if gpu_listed:
+        assert any(line.startswith("optimizer: ") and "Adam" in line for line in lines), lines
+    else:
+        assert lines == [f"verdict: {NO_GPU}"]
+
+
+@pytest.mark.parametrize("words", [["tiny"], ["small", "full"], ["adam", "sgd"], ["adamw"]])
+def test_a_command_line_it_does_not_understand_stops_with_the_usage(check, words):
+    with pytest.raises(SystemExit) as stopped:
+        check.options(words)
+    assert str(stopped.value).startswith(check.USAGE)
+
+
+def test_the_command_line_words_come_in_any_order(check):
+    assert check.options([]) == (check.STEPS["full"], "sgd")
+    assert check.options(["rmsprop", "small"]) == (check.STEPS["small"], "rmsprop")
+
+
+@pytest.mark.parametrize("name", ["sgd", "adam", "rmsprop"])
+def test_each_optimizer_is_the_installed_keras_one_and_agrees_with_itself(check, capsys, name):
+    expected = type(check.tf.keras.optimizers.get(name))  # what model.compile(name) would use
+    assert check.main(devices=("/CPU:0", "/CPU:0"), steps=3, optimizer=name) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert f"optimizer: {expected.__module__}.{expected.__name__}" in printed
+    assert printed[-1] == "verdict: agree within tolerance"
+    assert check.make_optimizer(name).learning_rate.numpy() == pytest.approx(
+        check.LEARNING_RATES[name]
+    )
+
+
+def test_the_optimizer_changes_the_training_so_it_is_not_ignored(check):
+    batches, initial = check.make_batches(3), check.initial_weights()
+    runs = {name: check.train("/CPU:0", initial, batches, name) for name in ("sgd", "adam")}
+    assert runs["sgd"].losses[0] == runs["adam"].losses[0]  # same start, same first batch
+    assert check.first_difference(runs["sgd"], runs["adam"]) is not None
+
+
+def test_a_function_that_makes_the_readers_optimizer_is_accepted(check):
+    def reader_optimizer():
+        return check.tf.keras.optimizers.SGD(learning_rate=0.0)  # no step moves a weight
+
+    batches, initial = check.make_batches(2), check.initial_weights()
+    frozen = check.train("/CPU:0", initial, batches, reader_optimizer)
+    assert frozen.optimizer.endswith(".SGD")
+    for (_, final), start in zip(frozen.weights, initial, strict=True):
+        assert np.array_equal(final, start)
+
+
+def test_an_unknown_optimizer_name_is_refused_by_name(check):
+    with pytest.raises(ValueError, match="'adamw'"):
+        check.make_optimizer("adamw")
+
+
+def test_the_program_parses_and_imports_as_python_3_9(check):
+    """5 of the 6 stacks Set up lists allow Python 3.9: no 3.10-only syntax or call forms."""
+    source = PATH.read_text(encoding="utf-8")
+    tree = ast.parse(source, feature_version=(3, 9))
+    future = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "__future__"]
+    assert any(alias.name == "annotations" for n in future for alias in n.names), (
+        "annotations such as `str | None` fail at import on 3.9 unless postponed"
+    )
+    strict = [n for n in ast.walk(tree) if isinstance(n, ast.keyword) and n.arg == "strict"]
+    assert not strict, "zip(strict=...) is Python 3.10 and later"
+    python39 = shutil.which("python3.9")
+    probe = [python39, "-c", "import sys; print(sys.version_info[:2])"] if python39 else None
+    if not probe or subprocess.run(probe, capture_output=True, text=True).stdout != "(3, 9)\n":
+        return  # no working Python 3.9 here: the static checks above must do
+    stubbed = (
+        "import runpy, sys; from unittest import mock; "
+        "sys.modules.update(numpy=mock.MagicMock(), tensorflow=mock.MagicMock()); "
+        f"runpy.run_path({str(PATH)!r}, run_name='check')"
+    )
+    done = subprocess.run(
+        [python39, "-c", stubbed], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
 
 
 def test_the_page_shows_what_the_program_prints_without_a_gpu():

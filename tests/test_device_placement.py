@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scripts.measuring import catalog
+from scripts.core import catalog
 
 
 def load(name: str):

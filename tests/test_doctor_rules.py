@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import re
 import signal
 from dataclasses import replace
 
 import pytest
 
-from scripts import compatibility
+from scripts.core import compatibility, mac_stacks
 from scripts.doctor import rules
 from scripts.doctor.facts import Facts, Pins, TensorFlowImport
 from scripts.doctor.rules import Status
@@ -53,9 +54,9 @@ def rosetta(**changes) -> Facts:
     return mac(arch="x86_64", rosetta=True, **changes)
 
 
-def mac_with(tf_version: str, metal: str | None, **changes) -> Facts:
-    """A Mac with this TensorFlow and tensorflow-metal (None: not installed)."""
-    packages = {"tensorflow": tf_version, "keras": "3.10.0"}
+def mac_with(tf_version: str, metal: str | None, keras: str = "3.10.0", **changes) -> Facts:
+    """A Mac with this TensorFlow, tensorflow-metal (None: not installed) and Keras."""
+    packages = {"tensorflow": tf_version, "keras": keras}
     if metal:
         packages["tensorflow-metal"] = metal
     changes.setdefault("tf", replace(MAC_TF, version=tf_version))
@@ -70,7 +71,8 @@ def recommended_mac(**changes) -> Facts:
     """A Mac with the stack the Set up page recommends (data/mac_stacks.json)."""
     packages = {"tensorflow": "2.16.2", "tf-keras": "2.16.0", "keras": "3.10.0",
                 "tensorflow-metal": "1.1.0"}  # fmt: skip
-    return mac(packages=packages, env={"TF_USE_LEGACY_KERAS": "1"}, **changes)
+    changes.setdefault("env", {"TF_USE_LEGACY_KERAS": "1"})
+    return mac(packages=packages, **changes)
 
 
 AVX_GUARD_LINE = (
@@ -86,6 +88,11 @@ CASES = {
         ("too old", linux(python="3.9.18"), Status.FAIL, "supports 3.10 to 3.12 only"),
         ("too new", linux(python="3.13.0"), Status.FAIL, "3.13.0"),
         ("no pins", linux(pins=Pins()), Status.SKIP, "no pins"),
+        # On a Mac the reader's Python is judged by the stack table's wheels, not the pins.
+        ("mac 3.9", mac(python="3.9.19"), Status.PASS, "wheels for Python 3.9 to 3.11"),
+        ("mac 3.12", mac(python="3.12.4"), Status.WARN, "3.9 to 3.11 only"),
+        ("mac 3.13", mac(python="3.13.0", packages={}, tf=NO_TF), Status.WARN, "CPU only"),
+        ("mac 3.14", mac(python="3.14.0", packages={}, tf=NO_TF), Status.FAIL, "no stack"),
     ],
     rules.check_architecture: [
         ("mac native", mac(), Status.PASS, "arm64, native"),
@@ -108,7 +115,9 @@ CASES = {
     rules.check_macos: [
         ("linux", linux(), Status.SKIP, "not macOS"),
         ("recent", mac(), Status.PASS, "needs 12.1+"),
-        ("too old for metal 1.1.0", mac(macos="12.0.1"), Status.FAIL, "older than 12.1"),
+        # Was a FAIL: Apple's plugin page asks for 12.0 and the wheels are tagged 12.0.
+        ("older than the table", mac(macos="12.0.1"), Status.WARN, "older than 12.1"),
+        ("too old for any metal", mac(macos="11.7.10"), Status.FAIL, "older than 12.1"),
         ("old metal needs 12.0", mac_with("2.8.0", "0.4.0", macos="12.0"), Status.PASS, "12.0+"),
         ("metal missing, too old", mac_with("2.16.2", None, macos="11.7"), Status.FAIL, "11.7"),
         ("version unknown", mac(macos=None), Status.WARN, "no macOS version"),
@@ -131,6 +140,18 @@ CASES = {
             "two distributions",
         ),
         ("not the pin", linux(packages={"tensorflow-cpu": "2.15.1"}), Status.WARN, "measures with"),
+        (
+            "mac, a listed stack that is not the pin",
+            mac(packages={"tensorflow": "2.15.1", "keras": "2.15.0", "tensorflow-metal": "1.1.0"}),
+            Status.PASS,
+            "the mac stack check below",
+        ),
+        (
+            "missing on linux arm64",
+            linux(arch="aarch64", packages={}),
+            Status.FAIL,
+            "not installed",
+        ),
     ],
     rules.check_import: [
         ("imports", linux(), Status.PASS, "in 3.2 s"),
@@ -319,6 +340,18 @@ CASES = {
             "before 2.16",
         ),
         ("other backend", linux(env={"KERAS_BACKEND": "jax"}), Status.WARN, "KERAS_BACKEND=jax"),
+        (
+            "mac, tf-keras installed but the flag unset",
+            recommended_mac(env={}),
+            Status.WARN,
+            "TF_USE_LEGACY_KERAS is not set to 1",
+        ),
+        (
+            "linux, tf-keras installed but the flag unset",
+            linux(packages={"tensorflow-cpu": "2.16.2", "keras": "3.10.0", "tf-keras": "2.16.0"}),
+            Status.PASS,
+            "Keras 3 (3.10.0) is tf.keras",
+        ),
         ("no tensorflow", linux(packages={}, tf=NO_TF), Status.SKIP, "no TensorFlow"),
     ],
     rules.check_retracing: [
@@ -357,6 +390,12 @@ CASES = {
             "applies to",
         ),
         ("legacy keras", linux(env={"TF_USE_LEGACY_KERAS": "1"}), Status.SKIP, "applies to"),
+        (
+            "mac, metal 1.2.0, keras 3.5",
+            mac_with("2.16.2", "1.2.0", keras="3.5.0"),
+            Status.WARN,
+            "traces its step again",
+        ),
     ],
     rules.check_stack: [
         ("linux", linux(), Status.SKIP, "Apple-silicon"),
@@ -384,7 +423,8 @@ CASES = {
             Status.PASS,
             "a listed stack",
         ),  # fmt: skip
-        ("tf 2.19 with metal 1.2.0", mac_with("2.19.0", "1.2.0"), Status.PASS, "TensorFlow 2.19"),
+        # Was a PASS: training on this pair was reported wrong (tf-keras#140, forum 778640).
+        ("tf 2.19 with metal 1.2.0", mac_with("2.19.0", "1.2.0"), Status.WARN, "loss rising"),
         ("cpu only", mac_with("2.20.0", None), Status.PASS, "CPU only"),
         ("unlisted", mac_with("2.13.0", "1.0.0"), Status.WARN, "none of the stacks"),
     ],
@@ -438,6 +478,15 @@ CASES = {
             "older than",
         ),
         ("mac tf-keras 2.16", recommended_mac(), Status.PASS, "tf-keras 2.16.0: optimizer names"),
+        (
+            "mac keras 2.14.0, the first to swap names only",
+            mac(
+                packages={"tensorflow": "2.14.0", "keras": "2.14.0"},
+                tf=replace(MAC_TF, version="2.14.0"),
+            ),
+            Status.PASS,
+            "instances such as tf.keras.optimizers.Adam() do not",
+        ),
         ("no keras", mac(packages={"tensorflow": "2.16.2"}), Status.SKIP, "no Keras"),
     ],
     rules.check_float64: [
@@ -647,8 +696,6 @@ def test_rosetta_note_follows_the_macos_version(macos, words):
 
 def test_stack_rule_reads_the_shared_data_file(monkeypatch):
     """No second copy of the stacks: mark the recommended stack 'warn' and the rule warns."""
-    from scripts import mac_stacks
-
     data = mac_stacks.load()
     stacks = [
         dict(s, advice="warn") if s["id"] == data["recommended"] else s for s in data["stacks"]
@@ -662,3 +709,142 @@ def test_keras_3_is_never_offered_as_the_optimizer_cure():
                       tf=replace(MAC_TF, version="2.11.0")), mac()):  # fmt: skip
         check = rules.check_optimizer(facts)
         assert "keras==3" not in (check.fix or "") and "Keras 3" not in (check.fix or "")
+
+
+# --- every fix printed on a faked Mac installs on that Mac's Python ---------------------------
+
+MAC_PYTHONS = ("3.9.19", "3.10.14", "3.11.9", "3.12.4", "3.13.0")
+PINNED = re.compile(r'"([A-Za-z0-9_.-]+)==([^"]+)"')
+
+
+def _stack_macs(python: str) -> list[tuple[str, Facts]]:
+    """A Mac with each Set up stack whose wheels cover this Python, as the stack installs it."""
+    macs = []
+    for stack in mac_stacks.load()["stacks"]:
+        if not mac_stacks.python_fits(stack, python):
+            continue
+        install = " ".join(stack["install"])
+        pins = dict(PINNED.findall(install))
+        tf = pins.get("tensorflow") or ("2.16.2" if python < "3.13" else "2.20.0")
+        packages = {"tensorflow": tf, "keras": "3.10.0"}
+        env = {}
+        if "tf-keras" in pins:
+            packages["tf-keras"] = pins["tf-keras"]
+            env["TF_USE_LEGACY_KERAS"] = "1"
+        elif stack["match"]["keras"] == "keras2":
+            packages["keras"] = f"{tf.rsplit('.', 1)[0]}.0"
+        if stack["match"]["metal"]:
+            packages["tensorflow-metal"] = stack["match"]["metal"]
+        tf_import = replace(MAC_TF, version=tf)
+        if not stack["match"]["metal"]:
+            tf_import = replace(tf_import, devices=["CPU:0"])
+        base = mac(python=python, packages=packages, env=env, tf=tf_import)
+        macs.append((stack["id"], base))
+        if "tf-keras" in pins:  # the flag forgotten
+            macs.append((f"{stack['id']}, flag unset", replace(base, env={})))
+        if stack["match"]["metal"] and minor_of(tf) == (2, 16):  # retracing Keras 3.5
+            keras35 = {k: v for k, v in packages.items() if k != "tf-keras"}
+            macs.append((f"{stack['id']}, keras 3.5", replace(base, env={},
+                         packages=dict(keras35, keras="3.5.0"))))  # fmt: skip
+        if stack["match"]["metal"]:
+            macs.append((f"{stack['id']}, no gpu", replace(base, tf=replace(NO_GPU, version=tf))))
+            error = crashed(
+                1, error="NotFoundError: dlopen(libmetal_plugin.dylib): Symbol not found"
+            )
+            macs.append((f"{stack['id']}, plugin fails", replace(base, tf=error)))
+            macs.append((f"{stack['id']}, macOS 12.0", replace(base, macos="12.0")))
+            no_metal = {k: v for k, v in packages.items() if k != "tensorflow-metal"}
+            macs.append((f"tf {tf} without metal", replace(base, packages=no_metal)))
+    return macs
+
+
+def minor_of(version: str) -> tuple[int, ...]:
+    return compatibility.minor(version)
+
+
+FAKED_MACS = [
+    pytest.param(facts, id=f"python {python[:4]}: {name}")
+    for python in MAC_PYTHONS
+    for name, facts in [("no tensorflow", mac(python=python, packages={}, tf=NO_TF))]
+    + _stack_macs(python)
+]
+
+
+def _installs_on(package: str, version: str, python: str, facts: Facts) -> bool:
+    """Whether pip can install package==version on this Mac's Python (data/mac_stacks.json)."""
+    if package == "tensorflow-metal":
+        return mac_stacks.metal_installs(version, python)
+    if package == "tensorflow" and version in facts.packages.values():
+        return True  # installed already, so its wheel exists here
+    stacks = [
+        s for s in mac_stacks.load()["stacks"] if f'"{package}=={version}"' in str(s["install"])
+    ]
+    return any(mac_stacks.python_fits(stack, python) for stack in stacks) or package == "keras"
+
+
+@pytest.mark.parametrize("facts", FAKED_MACS)
+def test_every_fix_on_a_mac_installs_on_its_python(facts):
+    """Done when every fix printed on a faked Mac names packages with wheels for its Python."""
+    for check in rules.run_all(facts):
+        fix = check.fix or ""
+        for package, version in PINNED.findall(fix):
+            assert _installs_on(package, version, facts.python, facts), (check.name, fix)
+        if re.search(r"pip install tensorflow\b(?!-)", fix):  # unpinned: the CPU-only stack
+            cpu = next(s for s in mac_stacks.load()["stacks"] if s["match"]["metal"] is None)
+            assert mac_stacks.python_fits(cpu, facts.python), (check.name, fix)
+
+
+@pytest.mark.parametrize("python", ["3.12.4", "3.13.0"])
+def test_a_mac_the_recommended_stack_misses_gets_the_cpu_and_the_gpu_route(python):
+    fix = rules.check_tensorflow(mac(python=python, packages={}, tf=NO_TF)).fix
+    assert "tensorflow-metal" not in fix and "python -m pip install tensorflow" in fix
+    assert "python3.11 -m venv" in fix
+    warned = mac_with("2.19.0", "1.2.0", keras="3.9.2", python="3.12.4")
+    assert rules.check_stack(warned).fix.startswith(
+        "on Python 3.12: python -m pip uninstall -y tensorflow-metal;"
+    )
+
+
+def test_python_3_9_on_a_mac_is_fine_for_the_recommended_stack():
+    """Every listed stack has 3.9 wheels; the project's own range (3.10+) is not the reader's."""
+    assert rules.check_python(recommended_mac(python="3.9.19")).status is Status.PASS
+    assert rules.check_python(linux(python="3.9.18")).status is Status.FAIL
+
+
+def test_linux_arm64_fix_installs_tensorflow_not_tensorflow_cpu():
+    """tensorflow-cpu has no Linux aarch64 wheel (pip: no matching distribution)."""
+    fix = rules.check_tensorflow(linux(arch="aarch64", packages={}, tf=NO_TF)).fix
+    assert fix == 'python -m pip install "tensorflow==2.16.2" "keras==3.10.0"'
+
+
+def test_retracing_fix_on_a_mac_is_the_recommended_stack_not_keras_37():
+    facts = mac_with("2.16.2", "1.2.0", keras="3.5.0")
+    check = rules.check_retracing(facts)
+    assert "keras>=3.7" not in check.fix and "tf-keras==2.16.0" in check.fix
+    assert "keras-team/keras#21668" in check.note
+    on_linux = rules.check_retracing(linux(packages={"tensorflow-cpu": "2.16.2", "keras": "3.5.0"}))
+    assert on_linux.fix == 'python -m pip install "keras>=3.7"'
+
+
+def test_tf_219_with_metal_120_and_keras_3_warns_with_the_reports():
+    check = rules.check_stack(mac_with("2.19.0", "1.2.0", keras="3.9.2"))
+    assert check.status is Status.WARN
+    assert check.source == "https://github.com/keras-team/tf-keras/issues/140"
+    assert "778640" in check.found
+
+
+def test_import_keras_is_keras_3_even_when_tf_keras_is_tf_keras():
+    """TF_USE_LEGACY_KERAS routes tf.keras only; the keras package stays Keras 3."""
+    facts = recommended_mac(
+        tf=replace(MAC_TF, keras_module="tf_keras.api._v2.keras", keras_version="2.16.0")
+    )
+    keras = rules.check_keras(facts)
+    assert keras.status is Status.PASS and "import tf_keras as keras" in keras.note
+    assert "`import keras` still loads Keras 3.10.0" in keras.note
+    assert "import tf_keras as keras" in rules.check_stack(facts).note
+
+
+def test_the_flag_forgotten_on_a_mac_is_fixed_by_setting_it():
+    check = rules.check_keras(recommended_mac(env={}))
+    assert check.status is Status.WARN and check.fix.startswith("export TF_USE_LEGACY_KERAS=1")
+    assert rules.check_stack(recommended_mac(env={})).status is Status.WARN

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from scripts.measuring import catalog, provenance
-from scripts.rendering import tables
+from scripts.core import catalog, provenance
 
 
 def project_machines(root) -> set[str]:
@@ -27,7 +26,7 @@ def test_every_variant_is_measured_on_todays_snippet(committed_results, root):
         key
         for data in project_files(committed_results, root)
         for key, entry in data["entries"].items()
-        if tables.is_current(entry, root)
+        if catalog.is_current(entry, root)
     }
     missing = [
         f"{snippet.name}:{variant}"

@@ -14,9 +14,10 @@ import shutil
 
 import pytest
 
-from scripts.measuring import catalog, measure, provenance
-from scripts.rendering import claims, render, results_page, tables
-from scripts.results import store as results
+from scripts.core import catalog, claims, provenance
+from scripts.core import store as results
+from scripts.measuring import measure
+from scripts.rendering import claim_boxes, render, results_page, tables
 from scripts.results import validate as validate_module
 from tests.mac_samples import hosted_runner_mac, m1_pro_with_metal
 
@@ -80,10 +81,12 @@ def test_claim_checks_use_a_mac_file_with_no_code_change(m1_pro_dir, committed_r
     assert compared, "no evidence has current results in the committed file"
     pages = sorted({c["page"] for c in claim_list})
     shown = [
-        p for p in pages if f"on {M1_PRO}" in claims.page_fragment(claim_list, all_data, p, root)
+        p
+        for p in pages
+        if f"on {M1_PRO}" in claim_boxes.page_fragment(claim_list, all_data, p, root)
     ]
     assert shown, "no claim fragment names the Mac"
-    assert f"on {M1_PRO}" in claims.summary_table(claim_list, all_data, root)
+    assert f"on {M1_PRO}" in claim_boxes.summary_table(claim_list, all_data, root)
 
 
 def test_render_shows_the_mac_on_every_generated_page(m1_pro_dir, root):
@@ -109,7 +112,7 @@ def current_report(linux_files: list[dict], snippet: str, root) -> dict | None:
     """What a child would report for this snippet: a committed file's current entries."""
     for data in linux_files:
         entries = tables.snippet_entries(data, snippet)
-        if entries and all(tables.is_current(e, root) for e in entries):
+        if entries and all(catalog.is_current(e, root) for e in entries):
             return {
                 "variants": {e["variant"]: {"stats": e["stats"]} for e in entries},
                 "devices": ["CPU:0"],  # the workflow removes tensorflow-metal: CPU only
@@ -128,7 +131,7 @@ def test_the_hosted_workflow_measuring_steps_give_a_file_that_validates_and_rend
     # one machine's entries stand in for every child, so rates and its ceiling agree
     source = max(
         committed_results,
-        key=lambda d: sum(tables.is_current(e, root) for e in d["entries"].values()),
+        key=lambda d: sum(catalog.is_current(e, root) for e in d["entries"].values()),
     )
     reports = {
         s.name: current_report([source], s.name, root) for s in catalog.measurable_snippets()

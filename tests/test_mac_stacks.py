@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from scripts import compatibility, mac_stacks
+from scripts.core import compatibility, mac_stacks
 
 DATA = mac_stacks.load()
 STACKS = {stack["id"]: stack for stack in DATA["stacks"]}
@@ -46,7 +46,7 @@ def test_the_recommended_stack_is_one_a_user_tested_and_apple_lists():
 
 
 def test_stacks_with_reported_wrong_results_or_slowness_are_warned_about():
-    for stack_id in ("tf216-keras3-metal110", "tf216-keras3-metal120"):
+    for stack_id in ("tf216-keras3-metal110", "tf216-keras3-metal120", "tf219-metal120"):
         assert mac_stacks.is_warned(STACKS[stack_id]), stack_id
     assert not mac_stacks.is_warned(mac_stacks.recommended())
 
@@ -76,6 +76,20 @@ def test_python_ranges_agree_with_the_metal_wheels():
         metal = stack["match"]["metal"]
         if metal:
             assert stack["python"][1] == highest[metal], stack["id"]
+            assert mac_stacks.metal_wheels(metal) == tuple(stack["python"]), stack["id"]
+    assert not any(mac_stacks.metal_installs(m, "3.13.0") for m in DATA["metal_wheels"])
+
+
+@pytest.mark.parametrize(
+    "python, expected",
+    [("3.9.19", "tf216-tf-keras-metal110"), ("3.11.9", "tf216-tf-keras-metal110"),
+     ("3.12.4", "cpu-only"), ("3.13.0", "cpu-only"), ("3.14.0", None)],
+)  # fmt: skip
+def test_the_stack_for_each_python_installs_there(python, expected):
+    stack = mac_stacks.for_python(python)
+    assert (stack["id"] if stack else None) == expected
+    if stack:
+        assert mac_stacks.python_fits(stack, python)
 
 
 @pytest.mark.parametrize(
@@ -89,6 +103,8 @@ def test_python_ranges_agree_with_the_metal_wheels():
         (lambda d: d["stacks"][1]["known_issues"].append({"text": "x", "sources": ["nowhere"]}),
          "sources ['nowhere']"),
         (lambda d: d["stacks"][0].update(advice="alternative"), "needs advice 'recommended'"),
+        (lambda d: d["metal_wheels"].pop("1.1.0"), "metal_wheels has no entry"),
+        (lambda d: d["other_pythons"].update(stacks=["gone"]), "other_pythons names"),
     ],
 )  # fmt: skip
 def test_bad_data_is_rejected_with_the_stack_and_field_named(change, words):

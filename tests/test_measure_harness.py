@@ -8,8 +8,9 @@ import textwrap
 
 import pytest
 
-from scripts.measuring import measure, provenance
-from scripts.results import store as results
+from scripts.core import provenance
+from scripts.core import store as results
+from scripts.measuring import measure
 
 GOOD = """
     import time

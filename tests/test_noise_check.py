@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from scripts.measuring import noise_check, provenance
-from scripts.results import plain_text
+from scripts.core import plain_text, provenance
+from scripts.measuring import noise_check
 
 PS = """\
   101  97.5 /usr/bin/python3

@@ -14,7 +14,7 @@ import nbformat
 import pytest
 import yaml
 
-from scripts.measuring import catalog
+from scripts.core import catalog
 from scripts.rendering import notebooks
 
 TOPICS = sorted(notebooks.topics())

@@ -7,7 +7,7 @@ import html
 import markdown
 import pytest
 
-from scripts.results import plain_text
+from scripts.core import plain_text
 
 MARKDOWN = markdown.Markdown(extensions=["tables", "attr_list", "md_in_html"])
 

@@ -7,7 +7,7 @@ import platform
 
 import pytest
 
-from scripts.measuring import provenance
+from scripts.core import provenance
 from tests.mac_samples import (
     PMSET_BATT_AC,
     PMSET_BATT_BATTERY,
@@ -300,7 +300,7 @@ def test_descriptions_are_deterministic_and_the_committed_linux_ones_unchanged(c
 
 
 def test_new_mac_fields_are_optional_and_checked(committed_results):
-    from scripts.results import store as results
+    from scripts.core import store as results
 
     data = copy.deepcopy(committed_results[0])
     results.check(data, "linux")  # none of the new fields: still valid

@@ -10,8 +10,8 @@ import json
 import jsonschema
 import pytest
 
-from scripts.measuring.stats import entry_speedup
-from scripts.results import published_data
+from scripts.core.stats import entry_speedup
+from scripts.rendering import published_data
 
 
 @pytest.fixture(scope="module")
@@ -43,6 +43,24 @@ def test_the_schema_refuses_an_interleaved_entry_without_its_round_order(
     assert any("'round_positions' is a required property" in m for m in messages), messages
     data["schema_version"] = 2
     assert not validator.is_valid(data)
+
+
+@pytest.mark.parametrize(
+    "mutate, words",
+    [
+        (lambda d: d.update(notes="x"), "Additional properties are not allowed ('notes'"),
+        (lambda d: d["machine"].update(physical_cores=10**30), "is greater than the maximum"),
+        (lambda d: next(iter(d["entries"].values())).update(commit="main"), "does not match"),
+    ],
+    ids=["unknown top-level key", "absurd core count", "commit not a hash"],
+)
+def test_the_schema_says_what_validation_refuses(validator, committed_results, mutate, words):
+    """Issue 21 item 5: the published schema refuses what `make validate` refuses, where a
+    schema can say it (not duplicate keys, nor an id that names another machine)."""
+    data = copy.deepcopy(committed_results[0])
+    mutate(data)
+    messages = [e.message for e in validator.iter_errors(data)]
+    assert any(words in m for m in messages), messages
 
 
 def test_the_csv_has_a_row_per_entry_with_the_tables_speedups(committed_results):

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from scripts.measuring import provenance
-from scripts.results import store as results
+from scripts.core import provenance
+from scripts.core import store as results
 
 
 def test_committed_results_validate(committed_results):

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from scripts.measuring import catalog
+from scripts.core import catalog
 
 SNIPPET = catalog.select(["rosetta/vector_isa"])[0]
 MODULE = catalog.load(SNIPPET)

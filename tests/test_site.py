@@ -8,7 +8,7 @@ import subprocess
 from html import unescape
 from pathlib import Path
 
-from scripts.measuring import catalog
+from scripts.core import catalog
 from tests.site_build import build_site
 
 INCLUDE = re.compile(r'--8<-- "(snippets/[^":]+\.py)(?::[\w-]+)?"')

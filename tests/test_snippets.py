@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from scripts.measuring import catalog
+from scripts.core import catalog
 from scripts.measuring.measure_child import force
 
 SNIPPETS = catalog.measurable_snippets()
@@ -34,7 +34,7 @@ def check_variant(module, name: str, variant: str) -> None:
 CHECK_IN_CHILD = """
 import os, sys, traceback
 from pathlib import Path
-from scripts.measuring import catalog
+from scripts.core import catalog
 from tests.test_snippets import check_variant
 name, path, *variants = sys.argv[1:]
 module = catalog.load(catalog.Snippet(name, Path(path)))

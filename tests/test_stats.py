@@ -4,7 +4,7 @@ import statistics
 
 import pytest
 
-from scripts.measuring import stats
+from scripts.core import stats
 
 
 def test_odd_count_median_and_quartiles():

@@ -9,15 +9,21 @@ import re
 import pytest
 import yaml
 
+from scripts.core.catalog import ROOT
 from scripts.doctor import rules
-from scripts.measuring.catalog import ROOT
 from scripts.rendering import symptoms
 
 DATA = symptoms.load()
 ENTRIES = DATA["symptoms"]
 IDS = [entry["id"] for entry in ENTRIES]
 GROUP_IDS = [group["id"] for group in DATA["groups"]]
-RULES_SOURCE = (ROOT / "scripts" / "doctor" / "rules.py").read_text(encoding="utf-8")
+# The doctor's rules, by subject in rules_*.py (rules.py orders them), and checks.py, which
+# holds what they share (the SYMPTOMS page among it).
+RULE_FILES = [
+    *sorted((ROOT / "scripts" / "doctor").glob("rules*.py")),
+    ROOT / "scripts" / "doctor" / "checks.py",
+]
+RULES_SOURCE = "\n".join(path.read_text(encoding="utf-8") for path in RULE_FILES)
 # Pages that correct the Mac advice (issue 13): every correctness or memory entry links one.
 CORRECTIONS = {
     "wrong-results": ("gpu-correctness.md", "setup.md#which-stack-to-install-on-a-mac"),
@@ -131,6 +137,16 @@ def test_verbatim_messages_appear_in_code_blocks_on_the_page():
             assert "\n" not in entry["what_you_see"].strip(), entry["id"]
 
 
+def test_other_versions_wordings_appear_in_code_blocks_too():
+    rendered = symptoms.render()
+    blocks = re.findall(r"```text\n(.*?)\n```", rendered, flags=re.DOTALL)
+    others = [other for entry in ENTRIES for other in entry.get("also_seen", [])]
+    assert others, "the optimizer warning gives tf-keras's wording as well"
+    for other in others:
+        assert other["text"].rstrip("\n") in blocks
+        assert other["when"].strip() in rendered
+
+
 def test_every_entry_has_a_heading_with_its_id():
     rendered = symptoms.render()
     for entry in ENTRIES:
@@ -177,6 +193,11 @@ def test_top_list_links_only_to_top_entries():
         (lambda e: e.update(sources=[{"title": "t", "url": "http://example.org"}]), "https"),
         (lambda e: e.update(id="Not A Slug"), "lower-case slug"),
         (lambda e: e.update(verbatim="yes"), "true or false"),
+        (lambda e: e.update(also_seen=[{"when": "w"}]), "needs 'when' and 'text'"),
+        (
+            lambda e: e.update(verbatim=False, also_seen=[{"when": "w", "text": "t"}]),
+            "verbatim: true",
+        ),
     ],
 )
 def test_check_names_the_entry_and_the_field(change, message):

@@ -51,6 +51,14 @@ BAD_DATA = {
     "future date": (lambda d: d["entries"][key_of(d)].update(date="2999-01-01T00:00:00Z"), "is in the future"),
     "bad date": (lambda d: d["entries"][key_of(d)].update(date="yesterday"), "expected an ISO 8601 UTC time"),
     "missing provenance": (lambda d: d["machine"].pop("ram_bytes"), "missing field(s) ram_bytes"),
+    # Issue 21 item 5: what a stranger's pull request could slip past a reviewer.
+    "id names another machine": (lambda d: d["machine"].update(cpu_model="Apple M3 Max", os="Darwin"), "does not name the machine this block describes: expected 'apple-m3-max-2cpu-macos'"),
+    "commit not a hash": (lambda d: d["entries"][key_of(d)].update(commit="main (trust me)"), ".commit: expected the measured commit's full hash"),
+    "short commit": (lambda d: d["entries"][key_of(d)].update(commit="c4a4016"), ".commit: expected the measured commit's full hash"),
+    "unknown top-level key": (lambda d: d.update(notes="see my blog"), "unknown top-level field(s) 'notes'"),
+    "absurd core count": (lambda d: d["machine"].update(physical_cores=10**30, logical_cores=10**30), "logical_cores: 1000000000000000000000000000000 is more than any machine has"),
+    "more physical than logical cores": (lambda d: d["machine"].update(physical_cores=64), "physical_cores: 64 is more than logical_cores (2)"),
+    "absurd memory": (lambda d: d["machine"].update(ram_bytes=2**60), "ram_bytes: 1152921504606846976 is more than any machine has"),
 }  # fmt: skip
 
 
@@ -71,6 +79,9 @@ BAD_TEXT = {
     "deeply nested": (lambda text: "[" * 100_000 + "]" * 100_000, "not a readable JSON results file"),
     "not JSON at all": (lambda text: "\x00\xff garbage", "not a readable JSON results file"),
     "a JSON list": (lambda text: "[1, 2, 3]", "expected an object, got list"),
+    # The reviewer reads the first median in the diff; json.loads would keep the second.
+    "duplicate key": (lambda text: text.replace('"median_s": ', '"median_s": 1e-9, "median_s": ', 1), "the key 'median_s' appears twice in one object"),
+    "duplicate machine id": (lambda text: text.replace('"id": ', '"id": "apple-m4-max-40gpu-macos", "id": ', 1), "the key 'id' appears twice"),
 }  # fmt: skip
 
 

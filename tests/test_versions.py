@@ -7,8 +7,7 @@ import sys
 
 import pytest
 
-from scripts import compatibility
-from scripts.measuring import catalog
+from scripts.core import catalog, compatibility
 from scripts.rendering import compat_table
 
 PYPROJECT = """

@@ -202,7 +202,7 @@ def test_mac_results_uses_only_make_targets_that_exist():
 
 def test_mac_results_machine_is_named_apple_silicon_cpu_only_hosted():
     """What provenance records under the workflow's environment, on a faked hosted Mac."""
-    from scripts.measuring import provenance
+    from scripts.core import provenance
     from tests.mac_samples import hosted_runner_mac
 
     measure, _ = mac_results_jobs()

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from scripts import project_files
+from scripts.core import project_files
 from scripts.doctor import facts, report, rules
 
 PAGE_OUTPUT = facts.ROOT / "docs" / "_generated" / "doctor" / "output.txt"

@@ -22,10 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from scripts import project_files
-from scripts.compatibility import version_tuple
+from scripts.core import project_files, provenance
+from scripts.core.compatibility import version_tuple
 from scripts.doctor import tf_child
-from scripts.measuring import provenance
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD_TIMEOUT_S = 60.0
@@ -238,7 +237,8 @@ def mac_swap(swapusage: str) -> tuple[int | None, int | None]:
     return int(found["total"]), int(found["used"])
 
 
-# macOS kern.memorystatus_vm_pressure_level (xnu's kern_memorystatus.c): 1, 2 or 4.
+# macOS kern.memorystatus_vm_pressure_level: 1, 2 or 4, the NOTE_MEMORYSTATUS_PRESSURE_*
+# values its handler in xnu's bsd/kern/kern_memorystatus_notify.c returns (checks.py cites it).
 MAC_PRESSURE_LEVELS = {1: "normal", 2: "warning", 4: "critical"}
 # Linux PSI: share of the last 60 s in which some task waited for memory. The doctor's own
 # thresholds, not measured limits.

@@ -7,8 +7,8 @@ import os
 from dataclasses import asdict
 from typing import TextIO
 
+from scripts.doctor.checks import Check, Status
 from scripts.doctor.facts import Facts
-from scripts.doctor.rules import Check, Status
 
 TITLE = "TensorFlow set-up check ({prog})"
 COLOURS = {

@@ -18,25 +18,29 @@ import zipfile
 from importlib import metadata
 from pathlib import Path
 
+from scripts.core.project_files import ROOT
 from scripts.doctor.__main__ import SITE_URL_MEMBER
-from scripts.project_files import ROOT
 
 NAME = "tf-doctor.pyz"
 DEFAULT_OUT = ROOT / "build" / NAME
 # What the doctor imports and reads; a test checks the archive runs with nothing else.
 MEMBERS = (
     "scripts/__init__.py",
-    "scripts/compatibility.py",
-    "scripts/mac_stacks.py",
-    "scripts/project_files.py",
-    "scripts/version_order.py",
-    "scripts/measuring/__init__.py",
-    "scripts/measuring/provenance.py",
+    "scripts/core/compatibility.py",
+    "scripts/core/mac_stacks.py",
+    "scripts/core/project_files.py",
+    "scripts/core/version_order.py",
+    "scripts/core/__init__.py",
+    "scripts/core/provenance.py",
     "scripts/doctor/__init__.py",
     "scripts/doctor/__main__.py",
+    "scripts/doctor/checks.py",
     "scripts/doctor/facts.py",
     "scripts/doctor/report.py",
     "scripts/doctor/rules.py",
+    "scripts/doctor/rules_install.py",
+    "scripts/doctor/rules_keras.py",
+    "scripts/doctor/rules_runtime.py",
     "scripts/doctor/tf_child.py",
     "data/compatibility.json",
     "data/mac_stacks.json",

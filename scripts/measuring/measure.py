@@ -19,10 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from scripts.measuring import catalog, noise_check, provenance, stats
-from scripts.rendering import claims
-from scripts.results import compare
-from scripts.results import store as results
+from scripts.core import catalog, claims, comparison, provenance, stats
+from scripts.core import store as results
+from scripts.measuring import noise_check
 
 QUICK_RESULTS_DIR = catalog.ROOT / "build" / "quick-results"
 
@@ -449,7 +448,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nSummary ({minutes:.1f} min, medians of timed runs; NOISY = IQR/median > 10%):")
     print("\n".join(summary) or "  (nothing measured)")
     if args.quick and quick_choice and path.exists():
-        print("\n" + compare.versus_the_guide(results.read(path), results.load_all()))
+        print("\n" + comparison.versus_the_guide(results.read(path), results.load_all()))
     if failures:
         print(f"\n{len(failures)} failure(s); the other results were kept:", file=sys.stderr)
         for failure in failures:

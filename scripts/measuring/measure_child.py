@@ -19,8 +19,8 @@ import time
 import traceback
 from pathlib import Path
 
-from scripts.measuring import catalog, provenance, stats
-from scripts.results import store as results
+from scripts.core import catalog, provenance, stats
+from scripts.core import store as results
 
 
 def force(value: object) -> None:

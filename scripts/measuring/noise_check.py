@@ -11,8 +11,7 @@ import os
 import re
 from collections.abc import Callable
 
-from scripts.measuring import provenance
-from scripts.results import plain_text
+from scripts.core import plain_text, provenance
 
 # A 1-minute load average above this share of the cores means other programs compete for
 # them (an idle machine sits well below it). The guide's own threshold, not a measured one.

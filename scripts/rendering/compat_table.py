@@ -1,6 +1,6 @@
 """The versions page's compatibility table: Apple's tensorflow-metal table and a user's test.
 
-Both come from data/compatibility.json (read through scripts.compatibility, the doctor's
+Both come from data/compatibility.json (read through scripts.core.compatibility, the doctor's
 reader too), side by side per TensorFlow minor version, with the pair pyproject.toml pins
 marked. `python -m scripts.render` writes it to docs/_generated/versions/compatibility.md.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scripts import compatibility
-from scripts.measuring.catalog import ROOT
+from scripts.core import compatibility
+from scripts.core.catalog import ROOT
 
 OUTPUT = "versions/compatibility.md"  # relative to docs/_generated
 PYPROJECT = ROOT / "pyproject.toml"

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import nbformat
 
-from scripts.measuring import catalog, provenance
-from scripts.measuring.catalog import ROOT, Snippet
+from scripts.core import catalog, provenance
+from scripts.core.catalog import ROOT, Snippet
 
 NOTEBOOKS_DIR = ROOT / "docs" / "notebooks"
 DOCS_DIR = ROOT / "docs"

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import yaml
 
-from scripts.measuring.catalog import ROOT
-from scripts.results import plain_text
+from scripts.core import plain_text
+from scripts.core.catalog import ROOT
 
 REFERENCE_FILE = ROOT / "data" / "reference_results.yml"
 OUTPUT_DIR = "reported"  # under docs/_generated/

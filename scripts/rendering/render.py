@@ -10,21 +10,25 @@ import argparse
 import sys
 from pathlib import Path
 
-from scripts import compatibility, mac_stacks
-from scripts.measuring.catalog import ROOT
+from scripts.core import claims, compatibility, mac_stacks, plain_text, sources
+from scripts.core import store as results
+from scripts.core.catalog import ROOT
 from scripts.rendering import (
     batch_fit,
     charts,
-    claims,
+    claim_boxes,
     compat_table,
     cpu_features,
+    published_data,
     reference_figures,
     results_page,
+    sources_page,
     symptoms,
     tables,
 )
-from scripts.results import compare, plain_text, published_data
-from scripts.results import store as results
+from scripts.rendering import (
+    reproducibility as reproducibility_page,
+)
 
 GENERATED_DIR = ROOT / "docs" / "_generated"
 
@@ -60,7 +64,7 @@ def render_all(
         "results/measured.md": results_page.measured_section(all_data, root),
         "results/reported.md": results_page.reported_section(reference),
         "results/downloads.md": published_data.download_links(raw_data),
-        "claims/all.md": claims.summary_table(claim_list, all_data, root),
+        "claims/all.md": claim_boxes.summary_table(claim_list, all_data, root),
         "cpu-features.md": cpu_features.table(all_data),
     }
     for page in reference_figures.FACTOR_PAGES:  # each factor page's published Mac figures
@@ -98,17 +102,30 @@ def render_all(
     files["reproducibility.md"] = reproducibility(raw_data, all_data, claim_list, root)
     for page in sorted({c["page"] for c in claim_list}):
         name = Path(page).with_suffix("").as_posix()
-        files[f"claims/{name}.md"] = claims.page_fragment(claim_list, all_data, page, root)
+        files[f"claims/{name}.md"] = claim_boxes.page_fragment(claim_list, all_data, page, root)
     if compatibility.DATA.exists():  # the versions page's table, from data/compatibility.json
         files[compat_table.OUTPUT] = compat_table.render()
     if mac_stacks.DATA.exists():  # the Set up page's stacks, from data/mac_stacks.json
         files[mac_stacks.OUTPUT] = mac_stacks.render()
         files[mac_stacks.RECOMMENDATION_OUTPUT] = mac_stacks.render_recommendation()
     files[symptoms.OUTPUT], files[symptoms.TOP_OUTPUT] = symptoms.render(), symptoms.render_top()
-    for name in [n for n in files if n.endswith(SEARCH_EXCLUDED)] + [
-        "results/measured.md",
-        "reproducibility.md",
-    ]:
+    ledger = root / "data" / "sources.yml"
+    files[sources_page.OUTPUT] = (  # the Sources page's list, from data/sources.yml
+        sources_page.render(sources.load(ledger, root), files, root)
+        if ledger.exists()
+        else "No source ledger yet: data/sources.yml does not exist.\n"
+    )
+    # Published figures (reported/<page>.md, results/reported.md) are tables of other
+    # sources' numbers: out of search for the same reason as measured tables.
+    reported = [n for n in files if n.startswith("reported/") or n == "results/reported.md"]
+    for name in (
+        [n for n in files if n.endswith(SEARCH_EXCLUDED)]
+        + reported
+        + [
+            "results/measured.md",
+            "reproducibility.md",
+        ]
+    ):
         files[name] = out_of_search(files[name])
     return files
 
@@ -122,7 +139,9 @@ def reproducibility(
         second = root / "results" / "reproducibility" / f"{raw['machine']['id']}.json"
         if second.exists():
             again = plain_text.escaped_results(results.read(second))
-            sections.append(compare.reproducibility_section(escaped, again, claim_list))
+            sections.append(
+                reproducibility_page.reproducibility_section(escaped, again, claim_list)
+            )
     if not sections:
         return "No machine has a second full run committed yet.\n"
     return "\n".join(sections)
@@ -151,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         rendered = render_from_disk()
-    except (results.ResultsError, claims.ClaimsError) as error:
+    except (results.ResultsError, claims.ClaimsError, sources.SourcesError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     stale = stale_files(rendered, GENERATED_DIR)

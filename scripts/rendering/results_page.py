@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scripts.measuring.catalog import ROOT
+from scripts.core import catalog
+from scripts.core.catalog import ROOT
 from scripts.rendering import reference_figures, tables
 
 STALE_MARK = " †"
@@ -33,7 +34,7 @@ def cell(entry: dict, baseline: dict | None, ceiling: float | None, root: Path) 
         text += f", {stats['gflops_per_s'] / ceiling * 100:.0f}% of ceiling"
     if stats["noisy"]:
         text += " (noisy)"
-    if not tables.is_current(entry, root):
+    if not catalog.is_current(entry, root):
         text += STALE_MARK
     return text
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import markdown
 import yaml
 
-from scripts import mac_stacks
-from scripts.measuring.catalog import ROOT
+from scripts.core import mac_stacks
+from scripts.core.catalog import ROOT
 
 DATA = ROOT / "data" / "symptoms.yml"
 DOCS = ROOT / "docs"
@@ -79,6 +79,11 @@ def check(data: dict, where: str = "symptoms.yml") -> None:
             raise SymptomsError(f"{at}: verbatim and top must be true or false")
         if entry["doctor"] is not None and not isinstance(entry["doctor"], str):
             raise SymptomsError(f"{at}: doctor must be a check name or null")
+        for other in entry.get("also_seen", []):
+            if not entry["verbatim"] or not isinstance(other, dict):
+                raise SymptomsError(f"{at}: also_seen needs verbatim: true and a list of entries")
+            if not other.get("when") or not other.get("text"):
+                raise SymptomsError(f"{at}: every also_seen entry needs 'when' and 'text'")
         if entry.get("fix_lang", "console") not in FIX_LANGS:
             raise SymptomsError(f"{at}: fix_lang must be one of {FIX_LANGS}")
         for link in [entry["guide"], *entry.get("see_also", [])]:
@@ -169,6 +174,8 @@ def _entry(entry: dict) -> list[str]:
     if entry["verbatim"]:
         lines += [f"**What you see.** {entry.get('when', '')}".rstrip(), ""]
         lines += ["```text", entry["what_you_see"].rstrip("\n"), "```", ""]
+        for other in entry.get("also_seen", []):  # the same message in another version's words
+            lines += [other["when"].strip(), "", "```text", other["text"].rstrip("\n"), "```", ""]
     else:
         lines += [f"**What you see.** {entry['what_you_see']}", ""]
     lines += [f"**Cause.** {entry['cause']}", ""]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from scripts.measuring.provenance import file_sha256
-from scripts.measuring.stats import entry_speedup
-from scripts.results import plain_text
+from scripts.core import plain_text
+from scripts.core.catalog import CEILING_KEY, is_current
+from scripts.core.stats import entry_speedup
 
 NOISY_MARK = " (noisy)"
 
@@ -38,12 +38,6 @@ def snippet_entries(data: dict, snippet: str) -> list[dict]:
     return sorted(entries, key=lambda e: (e.get("order", 0), e["variant"]))
 
 
-def is_current(entry: dict, root) -> bool:
-    """True when the entry was measured on the snippet file as it is today."""
-    path = root / entry["snippet_path"]
-    return path.exists() and file_sha256(path) == entry["snippet_sha256"]
-
-
 def provenance_line(data: dict, entries: list[dict]) -> str:
     first = entries[0]
     dates = sorted({e["date"][:10] for e in entries})
@@ -61,9 +55,6 @@ def provenance_line(data: dict, entries: list[dict]) -> str:
         f"{software_words(first['software'])} · measured {', '.join(dates)} "
         f"(commit {', '.join(commits)}{dirty})"
     )
-
-
-CEILING_KEY = "ceiling/matmul:float32"
 
 
 def ceiling_gflops(data: dict) -> float | None:

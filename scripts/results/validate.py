@@ -15,10 +15,9 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from scripts.measuring.catalog import ROOT
-from scripts.measuring.stats import entry_speedup
-from scripts.rendering.tables import CEILING_KEY
-from scripts.results import store as results
+from scripts.core import store as results
+from scripts.core.catalog import CEILING_KEY, ROOT
+from scripts.core.stats import entry_speedup
 
 # No Apple chip is near this: the M1 Ultra's GPU is quoted at 21.2 TFLOPS FP32 (cpu-monkey,
 # via FACTS.md). A rate above it is a counting or timing error, not a fast machine.

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from scripts.rendering import claims, render, results_page
+from scripts.core import claims
+from scripts.rendering import render, results_page
 from tests.site_build import build_site
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,9 +14,7 @@ def test_search_finds_the_input_pipeline_page_for_prefetch(page, base_url):
     hit = page.locator('.md-search-result__list a[href*="input-pipeline/"]').first
     hit.wait_for(state="visible")
     notebooks = page.locator('.md-search-result__list a[href*="notebooks/"]')
-    assert notebooks.count() == 0, (
-        "notebooks are indexed (scripts/rendering/mkdocs_hooks.py leaves them out)"
-    )
+    assert notebooks.count() == 0, "notebooks are indexed (scripts/site_hooks.py leaves them out)"
     hit.click()
     page.wait_for_url("**/input-pipeline/**")
     assert page.locator("article h1").first.is_visible()

@@ -10,12 +10,16 @@ EDIT_URI) from the repository GitHub Actions runs in; a local build without them
 back to this clone's `origin` remote, and with no address at all it shows no placeholder:
 clone lines become a `cd` into "your copy", links become plain words.
 
-Every build also publishes the data behind the pages (scripts/results/published_data.py): each
+Every build also publishes the data behind the pages (scripts/rendering/published_data.py): each
 results file, a CSV of all entries and the results format's JSON Schema, under data/.
 
 Every build also builds tf-doctor.pyz (scripts/doctor/zipapp.py) and publishes it beside the
 pages; the Diagnose page's DOCTOR_ZIPAPP_SHA256 and DOCTOR_ZIPAPP_BYTES become its checksum
 and size, so the page always describes the file it links to.
+
+Pages cite sources by ledger id, `[text][id]`; every build reads data/sources.yml and gives
+each citation its link and a hover text with the source's words and the date they were read
+(scripts/rendering/citations.py). A citation of an id the ledger lacks stops the build.
 """
 
 from __future__ import annotations
@@ -26,10 +30,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 TOKEN = "REPOSITORY_URL"
-ROOT = Path(__file__).resolve().parent.parent.parent
+ROOT = Path(__file__).resolve().parent.parent
 # Only addresses a reader can clone from; a local path (a CI clone of a clone) is not one.
 PUBLIC_URL = re.compile(r"(https://|git@)[\w.@:/~+-]+")
 
@@ -63,6 +68,26 @@ def with_repository(markdown: str, url: str | None) -> str:
     return markdown.replace(TOKEN, "this guide's repository")
 
 
+_LEDGER: dict = {}
+
+
+def on_pre_build(config):
+    """Read the source ledger once per build (again on each rebuild of `mkdocs serve`)."""
+    sys.path.insert(0, str(ROOT))
+    from scripts.core import sources
+    from scripts.rendering import citations
+
+    sources._load_cached.cache_clear()
+    try:
+        _LEDGER["ledger"] = citations.load_ledger()
+    except sources.SourcesError as error:
+        raise PluginError(str(error)) from error
+
+
+def _page_file(page) -> str:
+    return f"docs/{page.file.src_uri}"
+
+
 def on_files(files, config):
     """Build tf-doctor.pyz for this site and add it to the files the site publishes."""
     sys.path.insert(0, str(ROOT))  # the hook runs inside mkdocs, not from the project root
@@ -76,7 +101,7 @@ def on_files(files, config):
         "bytes": out.stat().st_size,
     }
     # the results files, a CSV of them and their schema
-    from scripts.results import published_data
+    from scripts.rendering import published_data
 
     for path, content in published_data.site_files().items():
         files.append(File.generated(config, path, content=content))
@@ -88,11 +113,22 @@ def on_page_markdown(markdown, page, config, files):
     if zipped:
         markdown = markdown.replace("DOCTOR_ZIPAPP_SHA256", zipped["sha256"])
         markdown = markdown.replace("DOCTOR_ZIPAPP_BYTES", f"{zipped['bytes']:,}")
-    return with_repository(markdown, repository_url(config))
+    markdown = with_repository(markdown, repository_url(config))
+    if page.file.src_uri.endswith(".ipynb"):
+        return markdown
+    from scripts.rendering import citations
+
+    try:
+        return citations.definitions(markdown, _page_file(page), _LEDGER["ledger"])
+    except citations.CitationError as error:
+        raise PluginError(str(error)) from error
 
 
 def on_page_content(html, page, config, files):
     """Runs before the search plugin indexes the page (on_page_context)."""
     if page.file.src_uri.endswith(".ipynb"):
         page.meta["search"] = {"exclude": True}
-    return html
+        return html
+    from scripts.rendering import citations
+
+    return citations.titled(html, _page_file(page), page.markdown or "", _LEDGER["ledger"])

@@ -10,10 +10,10 @@ import json
 from functools import cache
 from pathlib import Path
 
-from scripts import project_files
-from scripts.compatibility import minor, same_version
+from scripts.core import project_files
+from scripts.core.compatibility import minor, same_version, version_tuple
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "mac_stacks.json"
+DATA = Path(__file__).resolve().parents[2] / "data" / "mac_stacks.json"
 OUTPUT = "setup/stacks.md"
 RECOMMENDATION_OUTPUT = "setup/recommendation.md"
 ASPECTS = {
@@ -65,11 +65,50 @@ def check(data: dict, where: str) -> None:
             unknown = [name for name in item.get("sources", []) if name not in sources]
             if unknown:
                 raise StacksError(f"{at}: sources {unknown} are not defined in 'sources'")
+        metal = stack["match"]["metal"]
+        if metal and metal not in data.get("metal_wheels", {}):
+            raise StacksError(f"{at}: metal_wheels has no entry for tensorflow-metal {metal}")
+    unknown = [name for name in data.get("other_pythons", {}).get("stacks", []) if name not in ids]
+    if unknown:
+        raise StacksError(f"{where}: other_pythons names stacks {unknown} that are not defined")
 
 
 def recommended(data: dict | None = None) -> dict:
     data = data or load()
     return next(s for s in data["stacks"] if s["id"] == data["recommended"])
+
+
+def python_fits(stack: dict, python: str | None) -> bool:
+    """Whether every package of the stack has a wheel for this Python (its recorded range)."""
+    low, high = stack["python"]
+    return minor(low) <= minor(python) <= minor(high)
+
+
+def for_python(python: str | None, data: dict | None = None) -> dict | None:
+    """The stack to install on this Python: the recommended one where its wheels exist, else
+    the first of `other_pythons` whose wheels do; None when no listed stack installs there."""
+    data = data or load()
+    best = recommended(data)
+    if not python or python_fits(best, python):
+        return best
+    stacks = {stack["id"]: stack for stack in data["stacks"]}
+    names = data.get("other_pythons", {}).get("stacks", [])
+    return next((stacks[n] for n in names if python_fits(stacks[n], python)), None)
+
+
+def metal_wheels(metal: str | None, data: dict | None = None) -> tuple[str, str] | None:
+    """(lowest, highest) Python with a wheel of this tensorflow-metal release; None if unknown."""
+    table = (data or load()).get("metal_wheels", {})
+    found = next((v for k, v in table.items() if k != "about" and same_version(k, metal)), None)
+    return (found[0], found[1]) if found else None
+
+
+def metal_installs(metal: str | None, python: str | None, data: dict | None = None) -> bool:
+    """Whether this tensorflow-metal release has a wheel for this Python (False when unknown)."""
+    span = metal_wheels(metal, data)
+    if span is None or not python:
+        return span is not None
+    return version_tuple(span[0])[:2] <= minor(python) <= version_tuple(span[1])[:2]
 
 
 def install_command(stack: dict) -> str:

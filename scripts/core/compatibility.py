@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from scripts import project_files, version_order
+from scripts.core import project_files, version_order
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "compatibility.json"
+DATA = Path(__file__).resolve().parents[2] / "data" / "compatibility.json"
 
 
 def version_tuple(text: str | None) -> tuple[int, ...]:

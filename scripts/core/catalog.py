@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from scripts.core.provenance import file_sha256
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 SNIPPETS_DIR = ROOT / "snippets"
 
@@ -99,3 +101,13 @@ def load(snippet: Snippet) -> ModuleType:
     if not callable(getattr(module, "make_workload", None)):
         raise SnippetError(f"{snippet.relpath}: make_workload(variant, size) is missing")
     return module
+
+
+# The entry whose rate is each machine's compute ceiling ("share of ceiling" on the pages).
+CEILING_KEY = "ceiling/matmul:float32"
+
+
+def is_current(entry: dict, root: Path = ROOT) -> bool:
+    """True when the entry was measured on the snippet file as it is today."""
+    path = root / entry["snippet_path"]
+    return path.exists() and file_sha256(path) == entry["snippet_sha256"]

@@ -17,9 +17,8 @@ from pathlib import Path
 
 import yaml
 
-from scripts.measuring import stats
-from scripts.measuring.catalog import ROOT
-from scripts.rendering.tables import is_current
+from scripts.core import stats
+from scripts.core.catalog import ROOT, is_current
 
 CLAIMS_DIR = ROOT / "data" / "claims"
 BASELINE_STATS = ("median_s", "first_call_s")
@@ -32,6 +31,16 @@ VERDICTS = {
     "reported": "note",
 }
 ANALOGUE_NOTE = "(not a test of the Mac claim)"
+# What difference counts as none (issue 18, section 5), decided for every range at once and
+# before looking at which verdicts it moves: a bound that says "no faster" (an upper bound at
+# or above 1) is at least NO_DIFFERENCE, and one that says "no slower" (a lower bound at or
+# below 1) is at most 1 / NO_DIFFERENCE. A bound of exactly 1.00 cannot be supported when
+# the true speed-up is 1.00: the interval straddles it and the verdict flips between runs.
+# 10% is the drift `make compare` already treats as not flagged between two runs on one
+# machine (scripts/core/comparison.py, DRIFT_FLAG_PERCENT), so a smaller difference is one
+# this guide's own numbers do not reproduce. A range may ask for more (1.33 for
+# "substantially"), never for less.
+NO_DIFFERENCE = 1.10
 
 
 class ClaimsError(ValueError):
@@ -70,6 +79,9 @@ def check(claim: dict, where: str) -> None:
             raise ClaimsError(f"{where}: analogue must be true or false")
         if evidence.get("analogue") and not str(evidence.get("shows", "")).strip():
             raise ClaimsError(f"{where}: an analogue needs `shows`, what it does show")
+        margin_problem = no_difference_problem(evidence)
+        if margin_problem:
+            raise ClaimsError(f"{where}: evidence {evidence.get('variant')!r}: {margin_problem}")
         if not str(evidence.get("why_range", "")).strip():
             raise ClaimsError(
                 f"{where}: evidence {evidence.get('variant')!r} needs `why_range`: what its "
@@ -78,6 +90,22 @@ def check(claim: dict, where: str) -> None:
     for source in claim.get("sources", []):
         if not isinstance(source, dict) or not {"title", "url"} <= set(source):
             raise ClaimsError(f"{where}: each source needs a title and a url")
+
+
+def no_difference_problem(evidence: dict) -> str | None:
+    """Why a range's bound is tighter than the margin that counts as no difference, or None."""
+    below, at_least = evidence.get("below"), evidence.get("at_least")
+    if below is not None and 1.0 <= below < NO_DIFFERENCE:
+        return (
+            f"below: {below} says 'no faster' with less than the {NO_DIFFERENCE:.2f}× margin "
+            "that counts as no difference (claims.NO_DIFFERENCE); use at least that"
+        )
+    if at_least is not None and 1.0 / NO_DIFFERENCE < at_least <= 1.0:
+        return (
+            f"at_least: {at_least} says 'no slower' with less than the margin that counts as "
+            f"no difference (at most {1.0 / NO_DIFFERENCE:.3f}×, claims.NO_DIFFERENCE)"
+        )
+    return None
 
 
 def speedup(data: dict, evidence: dict, root: Path = ROOT) -> float | None:
@@ -129,38 +157,6 @@ def expectation_words(evidence: dict) -> str:
     return " and ".join(parts)
 
 
-def page_fragment(claims: list[dict], all_data: list[dict], page: str, root: Path = ROOT) -> str:
-    """The claims of one page as admonitions, each with its measured evidence per machine."""
-    blocks = []
-    for claim in (c for c in claims if c["page"] == page):
-        kind = VERDICTS[claim["verdict"]]
-        lines = [f'!!! {kind} "{claim["id"]}: {claim["verdict"]}"', ""]
-        lines.append(f"    **Claim:** {claim['claim'].strip()}")
-        lines += ["", f"    **Verdict:** {claim['why'].strip()}"]
-        if claim.get("sources"):
-            lines += ["", f"    *Sources:* {source_links(claim)}"]
-        for evidence in claim.get("evidence", []):
-            variant, baseline = (short_name(evidence[k]) for k in ("variant", "baseline"))
-            shown = False
-            for data in all_data:
-                ratio = speedup(data, evidence, root)
-                if ratio is None:
-                    continue
-                shown = True
-                lines += [
-                    "",
-                    f"    {evidence_label(evidence, data)} "
-                    f"{compared(evidence, variant, baseline)}: "
-                    f"{measured_words(data, evidence, ratio, root)}.",
-                ]
-            if shown and evidence.get("analogue"):
-                lines += ["", f"    *What the analogue shows:* {evidence['shows'].strip()}"]
-            if shown:
-                lines += ["", f"    *Why this range:* {' '.join(evidence['why_range'].split())}"]
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks) + "\n"
-
-
 def found_words(data: dict, evidence: dict, root: Path = ROOT) -> str | None:
     """'1.21× (1.15–1.90, inconclusive)' on one machine; None without current results."""
     ratio = speedup(data, evidence, root)
@@ -170,26 +166,6 @@ def found_words(data: dict, evidence: dict, root: Path = ROOT) -> str | None:
     if bounds is None:
         return f"{ratio:.2f}×"
     return f"{ratio:.2f}× ({bounds[0]:.2f}–{bounds[1]:.2f}, {status(evidence, bounds)})"
-
-
-def measured_words(data: dict, evidence: dict, ratio: float, root: Path = ROOT) -> str:
-    """'0.15× (95% interval 0.14–0.16): supported (the verdict needs below 0.50×)'."""
-    needs = "its range:" if evidence.get("analogue") else "the verdict needs"
-    bounds = interval(data, evidence, root)
-    if bounds is None:
-        return f"{ratio:.2f}× ({needs} {expectation_words(evidence)})"
-    return (
-        f"{ratio:.2f}× (95% interval {bounds[0]:.2f}–{bounds[1]:.2f}): "
-        f"**{status(evidence, bounds)}** ({needs} {expectation_words(evidence)})"
-    )
-
-
-def evidence_label(evidence: dict, data: dict) -> str:
-    """'*Measured on M:*', or for an analogue '*Analogue measured on M (not a test ...):*'."""
-    machine = data["machine"]["description"]
-    if evidence.get("analogue"):
-        return f"*Analogue measured on {machine} {ANALOGUE_NOTE}:*"
-    return f"*Measured on {machine}:*"
 
 
 def short_name(entry_id: str) -> str:
@@ -206,46 +182,7 @@ def compared(evidence: dict, variant: str, baseline: str) -> str:
     return f"`{baseline}`'s first call vs `{variant}`'s warmed-up median"
 
 
-def source_links(claim: dict) -> str:
-    return "; ".join(f"[{s['title']}]({s['url']})" for s in claim.get("sources", []))
-
-
 def claim_order(claim: dict) -> tuple:
     """C1a < C1b < C2a < ... < C10a: by factor number, then letter."""
     number = "".join(ch for ch in claim["id"] if ch.isdigit())
     return (int(number or 0), claim["id"])
-
-
-def summary_table(claims: list[dict], all_data: list[dict], root: Path = ROOT) -> str:
-    """Every claim in one table: verdict, measured evidence per machine or sources, page."""
-    lines = [
-        "| Claim | What readers are told | Verdict | Evidence | Explained on |",
-        "|---|---|---|---|---|",
-    ]
-    for claim in sorted(claims, key=claim_order):
-        evidence = []
-        for item in claim.get("evidence", []):
-            variant, baseline = (short_name(item[k]) for k in ("variant", "baseline"))
-            for data in all_data:
-                found = found_words(data, item, root)
-                if found is None:
-                    continue
-                if item.get("analogue"):
-                    evidence.append(
-                        f"{evidence_label(item, data)} {compared(item, variant, baseline)} {found}"
-                    )
-                else:
-                    evidence.append(
-                        f"measured: {compared(item, variant, baseline)} {found} on "
-                        f"{data['machine']['description']}"
-                    )
-        if claim.get("sources"):
-            evidence.append("cited: " + source_links(claim))
-        page = claim["page"]
-        title = page.removesuffix(".md").replace("-", " ").capitalize()
-        text = " ".join(claim["claim"].split())
-        lines.append(
-            f"| {claim['id']} | {text} | **{claim['verdict']}** "
-            f"| {'<br>'.join(evidence) or 'explained on the page'} | [{title}]({page}) |"
-        )
-    return "\n".join(lines) + "\n"

@@ -10,8 +10,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from scripts.measuring import provenance
-from scripts.results import plain_text
+from scripts.core import plain_text, provenance
 
 SCHEMA_VERSION = 1
 RESULTS_DIR = Path(__file__).resolve().parent.parent.parent / "results"
@@ -47,6 +46,15 @@ MACHINE_COUNTS = (
 # Optional: only Macs (and hosted CI runners) record these; every text one is plain text.
 MACHINE_OPTIONAL_TEXT = ("power_source", "tensorflow_metal", "hosted_runner")
 MACHINE_OPTIONAL_FLAGS = ("low_power_mode", "metal_gpu")
+TOP_LEVEL = ("schema_version", "machine", "entries", "outputs")
+# A git commit: SHA-1 (40 hex digits) or SHA-256 (64) object name, as `git rev-parse HEAD`.
+COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+# Larger than any machine that could run these snippets (the largest Apple chip has 32 CPU
+# and 80 GPU cores; two-socket servers have a few hundred threads), so a count above it is
+# a typing or forging error, not hardware.
+MAX_CORES = 4096
+MAX_GPU_CORES = 4096
+MAX_RAM_BYTES = 2**50  # 1 PiB
 
 
 class ResultsError(ValueError):
@@ -79,10 +87,23 @@ def read(path: Path) -> dict:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise ResultsError(f"{path}: larger than {MAX_FILE_BYTES // 2**20} MiB; not read")
         text = path.read_text(encoding="utf-8")
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(
+            text, parse_constant=_reject_constant, object_pairs_hook=_refuse_duplicate_keys
+        )
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
         raise ResultsError(f"{path}: not a readable JSON results file ({error})") from error
     check(data, str(path))
+    return data
+
+
+def _refuse_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
+    """A JSON object with one key twice: a reviewer reads one value in the diff, the tools
+    would use the other, so the file is refused rather than read either way."""
+    data: dict = {}
+    for key, value in pairs:
+        if key in data:
+            raise ValueError(f"the key {key[:80]!r} appears twice in one object")
+        data[key] = value
     return data
 
 
@@ -155,6 +176,42 @@ def _count(value: object, where: str) -> None:
         raise ResultsError(f"{where}: expected a whole number >= 0 or null, got {value!r}")
 
 
+MACHINE_LIMITS = {
+    "logical_cores": MAX_CORES, "physical_cores": MAX_CORES, "performance_cores": MAX_CORES,
+    "efficiency_cores": MAX_CORES, "gpu_cores": MAX_GPU_CORES, "ram_bytes": MAX_RAM_BYTES,
+}  # fmt: skip
+
+
+def _commit(value: object, where: str) -> None:
+    if not isinstance(value, str) or not COMMIT.fullmatch(value):
+        raise ResultsError(
+            f"{where}: expected the measured commit's full hash (40 or 64 hex digits, as "
+            f"`git rev-parse HEAD` prints it) or null, got {str(value)[:50]!r}"
+        )
+
+
+def _at_most(value: int, where: str, limit: int) -> None:
+    if value > limit:
+        raise ResultsError(f"{where}: {value!r} is more than any machine has (at most {limit})")
+
+
+def machine_id_problem(machine: dict) -> str | None:
+    """Why machine.id does not name the machine its own block describes, or None.
+
+    The id is what provenance.machine_id makes of the block, with a six-digit fingerprint
+    of its hardware when two machines share a name (provenance.distinct_id); a file named
+    for one machine but describing another would put its numbers under the wrong name.
+    """
+    expected = provenance.machine_id(machine)
+    if machine["id"] in (expected, f"{expected}-{provenance.fingerprint(machine)}"):
+        return None
+    return (
+        f"{machine['id']!r} does not name the machine this block describes: expected "
+        f"{expected!r}, or {expected!r} with its fingerprint "
+        f"'-{provenance.fingerprint(machine)}' (provenance.machine_id)"
+    )
+
+
 def _flag(value: object, where: str) -> None:
     if not isinstance(value, bool):
         raise ResultsError(f"{where}: expected true, false or null, got {value!r}")
@@ -168,6 +225,12 @@ def check_machine(machine: object, where: str) -> None:
         _text(machine[key], f"{where}.{key}")
     for key in MACHINE_COUNTS:
         _optional(_count, machine.get(key), f"{where}.{key}")
+        _optional(_at_most, machine.get(key), f"{where}.{key}", MACHINE_LIMITS[key])
+    logical, physical = machine.get("logical_cores"), machine.get("physical_cores")
+    if logical is not None and physical is not None and physical > logical:
+        raise ResultsError(
+            f"{where}.physical_cores: {physical} is more than logical_cores ({logical})"
+        )
     _optional(_flag, machine["rosetta"], f"{where}.rosetta")
     for key in MACHINE_OPTIONAL_TEXT:
         _optional(_text, machine.get(key), f"{where}.{key}")
@@ -183,6 +246,9 @@ def check_machine(machine: object, where: str) -> None:
         raise ResultsError(f"{where}.cpu_features: expected a list of feature names")
     for number, feature in enumerate(features):
         _text(feature, f"{where}.cpu_features[{number}]", pattern=CPU_FEATURE)
+    problem = machine_id_problem(machine)
+    if problem:
+        raise ResultsError(f"{where}.id: {problem}")
 
 
 def check_entry(key: str, entry: object, where: str) -> None:
@@ -197,7 +263,7 @@ def check_entry(key: str, entry: object, where: str) -> None:
     _text(entry["baseline"], f"{where}.baseline", pattern=VARIANT_NAME)
     for field in ("label", "size", "date"):
         _text(entry[field], f"{where}.{field}")
-    _optional(_text, entry["commit"], f"{where}.commit")
+    _optional(_commit, entry["commit"], f"{where}.commit")
     _optional(_flag, entry["dirty"], f"{where}.dirty")
     _require(entry["software"], REQUIRED_SOFTWARE, f"{where}.software")
     for name, version in entry["software"].items():
@@ -278,6 +344,12 @@ def check(data: object, name: str) -> None:
     """Check parsed results data; raise ResultsError on the first fault found."""
     _require(data, ("schema_version", "machine", "entries"), name)
     assert isinstance(data, dict)
+    unknown = sorted(str(key)[:40] for key in data if key not in TOP_LEVEL)
+    if unknown:
+        raise ResultsError(
+            f"{name}: unknown top-level field(s) {', '.join(map(repr, unknown))}; a results "
+            f"file has only {', '.join(TOP_LEVEL)}"
+        )
     if data["schema_version"] != SCHEMA_VERSION:
         raise ResultsError(
             f"{name}: schema_version {str(data['schema_version'])[:20]} is not {SCHEMA_VERSION}"

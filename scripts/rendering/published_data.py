@@ -13,11 +13,10 @@ import io
 import json
 from pathlib import Path
 
-from scripts.measuring.catalog import ROOT
-from scripts.measuring.stats import baseline_speedup
-from scripts.rendering.tables import is_current
-from scripts.results import plain_text
-from scripts.results import store as results
+from scripts.core import plain_text
+from scripts.core import store as results
+from scripts.core.catalog import ROOT, is_current
+from scripts.core.stats import baseline_speedup
 
 SCHEMA_PATH = ROOT / "data" / "results.schema.json"
 SITE_DIR = "data"  # where the files go in the built site

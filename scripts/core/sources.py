@@ -1,0 +1,454 @@
+"""The source ledger, data/sources.yml: every external source the site cites, once, with the
+source's own words for each statement of the site that rests on it.
+
+An entry holds the source's id, its link (a permalink or a commit-pinned link where the
+source can change), title, author or publisher, publication date, the date it was last read,
+its kind, the software and hardware it concerns, and `supports`: one item per statement of
+the site that rests on it, with the file that makes the statement and a short exact quote.
+`not_sources` lists the few external addresses that are not citations (a local preview
+server, a package page used as an install pointer), each with its reason.
+
+Prose cites by id, `[text][id]` (pages, and Markdown strings inside data files); the site
+build supplies each `[id]: url "title"` (scripts/rendering/citations.py). Data fields whose
+whole value is an address (a symptom's source `url`, a claim's source, a published figure's
+`link`, the doctor's JSON files) keep the address, which must be a ledger address.
+
+This module loads and checks the ledger, and finds where each entry is used. Standard
+library and PyYAML only, like scripts/core/compatibility.py.
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+LEDGER = ROOT / "data" / "sources.yml"
+PARTS_DIR = "data/sources-parts"  # the helpers' drafts of the ledger, merged into LEDGER
+
+# Kinds, in the order the Sources page shows them, with that page's heading for each.
+KINDS = {
+    "documentation": "Official documentation",
+    "code": "Source code",
+    "issue": "Issue and pull-request threads",
+    "forum": "Forum threads",
+    "benchmark": "Benchmark repositories",
+    "article": "Articles and papers",
+    "package": "Package pages",
+}
+REQUIRED = ("id", "url", "title", "author", "published", "read", "kind", "concerns", "supports")
+# How it was read, a remark, why the date or kind is what it is, the commit a file was read at.
+OPTIONAL = ("checked", "note", "published_note", "kind_note", "commit", "unread")
+# A supports item: where, statement and quote; more of the source's words for the same
+# statement as quote_2, quote_3...; how each was read, a remark.
+SUPPORT_KEYS = re.compile(r"where|statement|quote|quote_\d+|(?:quote_\d+_)?checked|note|unread")
+ID = re.compile(r"[a-z0-9][a-z0-9._-]*")
+# An https address with nothing that could end a Markdown link or its title, or open markup.
+SOURCE_URL = re.compile(r"https://[A-Za-z0-9.-]+(?::\d+)?(?:/[^\s<>\"'`()\[\]{}|\\^]*)?")
+# Any external address in a file (what a citation check must account for).
+RAW_URL = re.compile(r"https?://[^\s)\"'>`<\]]+")
+DATE = re.compile(r"\d{4}(?:-\d{2}(?:-\d{2})?)?")
+# [text][id]: link text may wrap over lines and hold code spans and one level of brackets.
+CITATION = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\[([^\[\]\s]+)\]")
+INLINE_LINK = re.compile(r"\]\((https?://[^)\s]+)(?:\s+\"[^\"]*\")?\)")
+FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)", re.DOTALL)
+INCLUDE = re.compile(r'^[ \t]*--8<--[ \t]+"([^"]+)"', re.MULTILINE)
+GENERATED = "docs/_generated/"
+
+# Which generated fragments (under docs/_generated/) each data file is rendered into; a page
+# that includes one of them draws on that data file. data/claims/<page>.yml is rendered into
+# claims/<page>.md and the table of all claims.
+DATA_FRAGMENTS = {
+    "data/symptoms.yml": ("symptoms/",),
+    "data/mac_stacks.json": ("setup/",),
+    "data/compatibility.json": ("versions/compatibility.md",),
+    "data/reference_results.yml": ("reported/", "results/reported.md"),
+}
+# Fields of data files that hold code or output shown verbatim: no citations are looked for
+# there (an address in them still has to be in the ledger).
+CODE_FIELDS = {"fix_code", "what_you_see", "code", "command", "output", "pattern"}
+
+
+class SourcesError(ValueError):
+    """The ledger is not valid; the message names every entry and field at fault."""
+
+
+# --- loading and checking -----------------------------------------------------------------
+
+
+def date_text(value) -> str | None:
+    """A date as the ledger writes it: YAML reads 2024-03-20 as a date and 2024 as a number."""
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return value if isinstance(value, str) else None
+
+
+def date_problem(value, full: bool = False) -> str | None:
+    text = date_text(value)
+    if text is None or not DATE.fullmatch(text):
+        want = "YYYY-MM-DD" if full else "YYYY-MM-DD, YYYY-MM or YYYY"
+        return f"must be a date, {want} (found {value!r})"
+    if full and len(text) != 10:
+        return f"must be a full date, YYYY-MM-DD (found {text!r})"
+    try:
+        datetime.date.fromisoformat((text + "-01-01")[:10] if len(text) < 10 else text)
+        if len(text) == 7:
+            datetime.date.fromisoformat(text + "-01")
+    except ValueError:
+        return f"is not a calendar date ({text!r})"
+    return None
+
+
+def _strings(value) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value)
+
+
+def entry_problems(entry, index: int, root: Path | None = None) -> list[str]:
+    """What is wrong with one ledger entry, each message naming the entry and field."""
+    if not isinstance(entry, dict):
+        return [f"sources[{index}]: must be a mapping of fields, found {type(entry).__name__}"]
+    name = entry.get("id") if isinstance(entry.get("id"), str) else f"sources[{index}]"
+    at = f"source {name}"
+    found = []
+    for key in REQUIRED:
+        if key == "published" and key in entry and entry[key] is None:
+            continue  # null: the source states no date (say how you know in published_note)
+        if entry.get(key) in (None, "", [], {}):
+            hint = " (null if the source gives no date)" if key == "published" else ""
+            found.append(f"{at}: `{key}` is missing{hint}")
+    for key in sorted(set(entry) - set(REQUIRED) - set(OPTIONAL)):
+        found.append(f"{at}: unknown field `{key}`")
+    if (
+        "id" in entry
+        and entry["id"]
+        and not (isinstance(entry["id"], str) and ID.fullmatch(entry["id"]))
+    ):
+        found.append(f"{at}: `id` must be lower-case letters, digits, '.', '_' or '-'")
+    url = entry.get("url")
+    if url and not (isinstance(url, str) and SOURCE_URL.fullmatch(url)):
+        found.append(
+            f"{at}: `url` must be one https address with no spaces, quotes, brackets or "
+            f"parentheses (found {url!r})"
+        )
+    for key in ("title", "author"):
+        if entry.get(key) and not (isinstance(entry[key], str) and entry[key].strip()):
+            found.append(f"{at}: `{key}` must be text")
+    if entry.get("published"):
+        problem = date_problem(entry["published"])
+        if problem:
+            found.append(f"{at}: `published` {problem}")
+    if entry.get("read"):
+        problem = date_problem(entry["read"], full=True)
+        if problem:
+            found.append(f"{at}: `read` {problem}")
+    if entry.get("kind") and entry["kind"] not in KINDS:
+        found.append(f"{at}: `kind` must be one of {', '.join(KINDS)} (found {entry['kind']!r})")
+    concerns = entry.get("concerns")
+    if concerns:
+        if not isinstance(concerns, dict) or set(concerns) != {"software", "hardware"}:
+            found.append(f"{at}: `concerns` must have exactly `software` and `hardware` lists")
+        else:
+            for key in ("software", "hardware"):
+                if concerns[key] != [] and not _strings(concerns[key]):
+                    found.append(f"{at}: `concerns.{key}` must be a list of text ([] if none)")
+    supports = entry.get("supports")
+    if supports and not isinstance(supports, list):
+        found.append(f"{at}: `supports` must be a list")
+    elif supports:
+        for number, item in enumerate(supports, 1):
+            found += support_problems(item, f"{at}: supports item {number}", root)
+    return found
+
+
+def support_problems(item, at: str, root: Path | None) -> list[str]:
+    if not isinstance(item, dict):
+        return [f"{at}: must be a mapping with where, statement and quote"]
+    found = []
+    for key in ("where", "statement", "quote"):
+        value = item.get(key)
+        if not (isinstance(value, str) and value.strip()):
+            why = f" (unread: {item['unread']})" if key == "quote" and item.get("unread") else ""
+            found.append(f"{at}: `{key}` is missing or empty{why}")
+    for key in sorted(k for k in item if not SUPPORT_KEYS.fullmatch(str(k))):
+        found.append(f"{at}: unknown field `{key}`")
+    for key in sorted(k for k in item if re.fullmatch(r"quote_\d+", str(k))):
+        if not (isinstance(item[key], str) and item[key].strip()):
+            found.append(f"{at}: `{key}` must be the source's words")
+    where = item.get("where")
+    if isinstance(where, str) and where.strip() and root is not None:
+        if where.startswith("/") or ".." in Path(where).parts or not (root / where).is_file():
+            found.append(f"{at}: `where` {where!r} is not a file of this repository")
+    return found
+
+
+def problems(data, root: Path | None = None) -> list[str]:
+    """Every problem of a loaded ledger; [] when it is valid. `root` also checks `where`."""
+    if not isinstance(data, dict) or not isinstance(data.get("sources"), list):
+        return ["the ledger must be a mapping with a `sources:` list"]
+    found = []
+    for key in sorted(set(data) - {"sources", "not_sources"}):
+        found.append(f"unknown top-level key `{key}`")
+    ids: dict[str, int] = {}
+    urls: dict[str, str] = {}
+    for index, entry in enumerate(data["sources"]):
+        found += entry_problems(entry, index, root)
+        if not isinstance(entry, dict):
+            continue
+        name, url = entry.get("id"), entry.get("url")
+        if isinstance(name, str):
+            if name in ids:
+                found.append(f"source {name}: id defined twice (entries {ids[name]} and {index})")
+            ids.setdefault(name, index)
+        if isinstance(url, str):
+            if url in urls:
+                found.append(f"source {name}: url {url} is already the url of {urls[url]}")
+            urls.setdefault(url, str(name))
+    allowed = data.get("not_sources") or []
+    if not isinstance(allowed, list):
+        return [*found, "`not_sources` must be a list"]
+    for index, item in enumerate(allowed):
+        at = f"not_sources[{index}]"
+        if not isinstance(item, dict) or set(item) - {"url", "reason", "prefix"}:
+            found.append(f"{at}: must have `url` and `reason` (and optionally `prefix: true`)")
+            continue
+        if not (isinstance(item.get("url"), str) and re.fullmatch(r"https?://\S+", item["url"])):
+            found.append(f"{at}: `url` must be an http(s) address")
+        if not (isinstance(item.get("reason"), str) and item["reason"].strip()):
+            found.append(f"{at}: `reason` is missing: say why this address is not a source")
+        if item.get("url") in urls:
+            found.append(f"{at}: {item['url']} is also the url of source {urls[item['url']]}")
+    return found
+
+
+@cache
+def _load_cached(path: Path, root: Path | None) -> dict:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    found = problems(data, root)
+    if found:
+        raise SourcesError(f"{path.name}: " + "\n  ".join(["not valid:", *found]))
+    return data
+
+
+def load(path: Path = LEDGER, root: Path | None = ROOT) -> dict:
+    """The ledger, checked; raises SourcesError listing every problem."""
+    return _load_cached(Path(path), root)
+
+
+def by_id(ledger: dict) -> dict[str, dict]:
+    return {entry["id"]: entry for entry in ledger["sources"]}
+
+
+def by_url(ledger: dict) -> dict[str, dict]:
+    return {entry["url"]: entry for entry in ledger["sources"]}
+
+
+def allowed(ledger: dict, url: str) -> bool:
+    """Whether url is on the `not_sources` allow-list (exactly, or under a `prefix: true`)."""
+    for item in ledger.get("not_sources") or []:
+        if url == item["url"] or (item.get("prefix") and url.startswith(item["url"])):
+            return True
+    return False
+
+
+# --- finding citations and addresses ----------------------------------------------------
+
+
+def without_code(markdown: str) -> str:
+    """The text outside fenced code blocks, with code spans kept as `code` (lines kept)."""
+    lines, fence = [], None
+    for line in markdown.split("\n"):
+        opened = FENCE.match(line)
+        if fence is None and opened:
+            fence = opened.group(1)
+            lines.append("")
+        elif fence is not None:
+            if line.strip().startswith(fence[0] * len(fence)) and not line.strip().strip(fence[0]):
+                fence = None
+            lines.append("")
+        else:
+            lines.append(line)
+    return CODE_SPAN.sub(lambda m: "`code`" if "\n" not in m.group() else "", "\n".join(lines))
+
+
+def citations(markdown: str) -> list[tuple[str, str]]:
+    """(text, id) of every `[text][id]` outside code."""
+    found = CITATION.finditer(without_code(markdown))
+    return [(m.group(1), m.group(2)) for m in found if "\n\n" not in m.group(1)]
+
+
+def raw_urls(text: str) -> list[str]:
+    """Every http(s) address in text, trailing punctuation dropped."""
+    return [m.group().rstrip(".,;:") for m in RAW_URL.finditer(text)]
+
+
+def inline_links(markdown: str) -> list[str]:
+    """Addresses of inline Markdown links, `[text](https://...)`, outside code."""
+    return [m.group(1) for m in INLINE_LINK.finditer(without_code(markdown))]
+
+
+def python_strings(source: str) -> str:
+    """The string constants of a Python file, one a line: an address split over adjacent
+    literals ("https://.../blob/" "<commit>/path") is one string once parsed."""
+    return "\n".join(
+        node.value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+
+
+def _data_strings(value, key: str | None = None):
+    """(field name, string) for every string in a loaded YAML or JSON document."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _data_strings(v, str(k))
+    elif isinstance(value, list):
+        for v in value:
+            yield from _data_strings(v, key)
+    elif isinstance(value, str):
+        yield key, value
+
+
+def cited_files(root: Path = ROOT) -> list[Path]:
+    """The files whose external addresses must all be in the ledger (or allowed): the pages,
+    the data files (not the ledger itself or its drafts), and the doctor, which prints the
+    addresses it reads. Notebooks are left out: their outputs are TensorFlow's own messages.
+    """
+    data = [
+        p
+        for p in sorted((root / "data").rglob("*"))
+        if p.suffix in (".yml", ".yaml", ".json")
+        and p != root / "data" / "sources.yml"
+        and not p.relative_to(root).as_posix().startswith(PARTS_DIR)
+    ]
+    return [
+        *sorted((root / "docs").glob("*.md")),
+        *data,
+        *sorted((root / "scripts/doctor").glob("*.py")),
+    ]
+
+
+@dataclass
+class Usage:
+    """Where the files use sources: ids cited, addresses written, inline links made."""
+
+    cited: dict[str, set[str]] = field(default_factory=dict)  # id -> files citing it
+    urls: dict[str, set[str]] = field(default_factory=dict)  # address -> files writing it
+    inline: list[tuple[str, str]] = field(default_factory=list)  # (file, url) of [text](url)
+
+    def add(self, table: dict[str, set[str]], key: str, file: str) -> None:
+        table.setdefault(key, set()).add(file)
+
+
+def file_usage(path: Path, root: Path = ROOT, usage: Usage | None = None) -> Usage:
+    """Add one file's citations and addresses to usage."""
+    usage = usage if usage is not None else Usage()
+    name = path.relative_to(root).as_posix()
+    text = path.read_text(encoding="utf-8")
+    for url in raw_urls(python_strings(text) if path.suffix == ".py" else text):
+        usage.add(usage.urls, url, name)
+    if path.suffix == ".md":
+        prose = [text]
+        usage.inline += [(name, url) for url in inline_links(text)]
+    elif path.suffix in (".yml", ".yaml", ".json"):
+        loaded = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        prose = [s for key, s in _data_strings(loaded) if key not in CODE_FIELDS]
+    else:
+        prose = []
+    for string in prose:
+        for _, name_id in citations(string):
+            usage.add(usage.cited, name_id, name)
+        if path.suffix != ".md":
+            usage.inline += [(name, url) for url in inline_links(string)]
+    return usage
+
+
+def usage(root: Path = ROOT) -> Usage:
+    """Citations and addresses in every file that cites (cited_files)."""
+    found = Usage()
+    for path in cited_files(root):
+        file_usage(path, root, found)
+    return found
+
+
+def users(entry: dict, found: Usage) -> set[str]:
+    """The files that use an entry, by id or by its address."""
+    return found.cited.get(entry["id"], set()) | found.urls.get(entry["url"], set())
+
+
+# --- pages: their included fragments, and the data files behind them ---------------------
+
+
+def includes(markdown: str) -> list[str]:
+    """Generated fragments a page includes (pymdownx.snippets lines), as docs/_generated/ paths."""
+    names = [m.group(1).split(":", 1)[0] for m in INCLUDE.finditer(markdown)]
+    return [n for n in names if n.startswith(GENERATED) and n.endswith(".md")]
+
+
+def expanded(markdown: str, root: Path = ROOT, fragments: dict[str, str] | None = None) -> str:
+    """A page with the text of its generated fragments added (fragments: rendered text by
+    path under docs/_generated/, read from disk where not given)."""
+    parts = [markdown]
+    for name in includes(markdown):
+        relative = name.removeprefix(GENERATED)
+        if fragments is not None and relative in fragments:
+            parts.append(fragments[relative])
+        elif (root / name).is_file():
+            parts.append((root / name).read_text(encoding="utf-8"))
+    return "\n\n".join(parts)
+
+
+def data_files_of(markdown: str, root: Path = ROOT) -> list[str]:
+    """The data files whose fragments a page includes (DATA_FRAGMENTS, claim files)."""
+    found = []
+    for name in includes(markdown):
+        fragment = name.removeprefix(GENERATED)
+        for data, prefixes in DATA_FRAGMENTS.items():
+            if fragment.startswith(prefixes) and data not in found:
+                found.append(data)
+        if fragment.startswith("claims/"):
+            stem = Path(fragment).stem
+            claim_files = [f"data/claims/{stem}.yml"]
+            if stem == "all":
+                claims_dir = root / "data" / "claims"
+                claim_files = sorted(f"data/claims/{p.name}" for p in claims_dir.glob("*.yml"))
+            found += [f for f in claim_files if f not in found]
+    return found
+
+
+def quote_for(entry: dict, files: list[str]) -> dict:
+    """The supports item to show on a page: the first whose `where` is one of the page's
+    files (the page, then the data files rendered into it), else the entry's first."""
+    for file in files:
+        for item in entry["supports"]:
+            if item.get("where") == file:
+                return item
+    return entry["supports"][0]
+
+
+def quotes(item: dict) -> list[str]:
+    """A supports item's quotes: `quote`, then quote_2, quote_3... in order."""
+    more = sorted(
+        (int(k.split("_")[1]), v) for k, v in item.items() if re.fullmatch(r"quote_\d+", str(k))
+    )
+    return [item["quote"], *(v for _, v in more)]
+
+
+def fold(text: str) -> str:
+    """Whitespace (line breaks included) folded to single spaces."""
+    return " ".join(str(text).split())
+
+
+def tooltip(entry: dict, files: list[str]) -> str:
+    """A link's hover text: the source's words for this page, and when they were read."""
+    item = quote_for(entry, files)
+    return f"“{fold(item['quote'])}” (read {date_text(entry['read'])})"

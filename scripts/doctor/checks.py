@@ -1,0 +1,223 @@
+"""What the doctor's rule modules share: the `Check` a rule returns, the pages and sources
+checks cite, the thresholds and words the rules consult, and readings of the collected `Facts`
+(which TensorFlow and Keras, which Mac, which stack to suggest).
+
+A fix is a command to run or a guide page to read; the guide paths are the site's source
+paths (docs/*.md), some of them pages still to be written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from scripts.core import compatibility, mac_stacks
+from scripts.core.compatibility import minor, version_tuple
+from scripts.doctor.facts import TENSORFLOW_DISTRIBUTIONS, Facts
+
+
+class Status(str, Enum):
+    PASS = "PASS"
+    WARN = "WARN"
+    FAIL = "FAIL"
+    SKIP = "SKIP"
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the report; WARN and FAIL carry a fix."""
+
+    name: str
+    status: Status
+    found: str
+    fix: str | None = None
+    guide: str | None = None
+    note: str | None = None
+    source: str | None = None
+
+
+# --- the guide's pages a fix points at (the site's source paths) -----------------------------
+
+SETUP = "docs/setup.md"
+VERSIONS = "docs/versions.md"
+DEVICES = "docs/device-placement.md"
+# The symptom index (data/symptoms.yml): a WARN or FAIL that matches a reported symptom
+# points at its entry, which links on to the evidence.
+SYMPTOMS = "docs/symptoms.md"
+CORRECTNESS = "docs/gpu-correctness.md"
+FUSED_DENSE_CHECK = f"{VERSIONS}#the-fused-dense-bug-a-check-you-can-run"
+
+# --- the sources a check prints (each in the ledger, data/sources-parts/doctor.yml) ----------
+
+ROSETTA_DOC = (
+    "https://developer.apple.com/documentation/apple-silicon/"
+    "about-the-rosetta-translation-environment"
+)
+OPTIMIZER_ISSUE = "https://github.com/tensorflow/tensorflow/issues/59438"
+KERAS_211_XLA_ISSUE = "https://github.com/tensorflow/tensorflow/issues/58988"
+KERAS_2_14_OPTIMIZERS = (
+    "https://github.com/keras-team/keras/blob/v2.14.0/keras/optimizers/__init__.py"
+)
+ADAMW_ISSUE = "https://github.com/keras-team/tf-keras/issues/176"
+# Users' advice for TensorFlow in an amd64 container on an Apple-silicon Mac: an arm64 image.
+AVX_IN_CONTAINER_ISSUE = "https://github.com/tensorflow/tensorflow/issues/52845"
+# TensorFlow's own AVX check message, seen under QEMU.
+AVX_GUARD_ISSUE = "https://github.com/tensorflow/tensorflow/issues/52972"
+# The sysctl's handler, which returns the NOTE_MEMORYSTATUS_PRESSURE_* values (1, 2, 4).
+MEMORY_PRESSURE_SOURCE = (
+    "https://github.com/apple-oss-distributions/xnu/blob/"
+    "4f1223e81cd707a65cc109d0b8ad6653699da3c4/bsd/kern/kern_memorystatus_notify.c"
+)
+XLA_METAL_ISSUE = "https://github.com/NVlabs/sionna/issues/78"
+FLOAT64_QUOTE = "https://github.com/JuliaGPU/Metal.jl/issues/84"
+TF_INSTALL = "https://www.tensorflow.org/install/pip"
+LEGACY_KERAS_SOURCE = (
+    "https://github.com/tensorflow/tensorflow/blob/v2.16.2/tensorflow/python/util/lazy_loader.py"
+)
+KERAS37_METAL12_ISSUE = "https://github.com/keras-team/keras/issues/21668"
+APPLE_PLUGIN_PAGE = "https://developer.apple.com/metal/tensorflow-plugin"
+
+# --- what the rules compare the facts with (the version tables and wheels are data files,
+# read through scripts/core: data/compatibility.json and data/mac_stacks.json) ---------------
+
+# The TensorFlow from which tf.keras is Keras 3 unless TF_USE_LEGACY_KERAS chooses tf-keras.
+KERAS_3_FROM = (2, 16)
+# TensorFlow 2.16 reads TF_USE_LEGACY_KERAS as true for exactly these values, and uses it only
+# to choose what tf.keras loads: `import keras` is the keras package either way.
+LEGACY_TRUE = ("true", "True", "1")
+# Apple's plugin page asks for macOS 12.0 or later; tensorflow-metal's wheels are tagged 12.0.
+MACOS_FLOOR = "12.0"
+# Words in an import error that point at the tensorflow-metal plugin.
+PLUGIN_WORDS = ("metal", "tensorflow-plugins", "symbol not found", "library not loaded", "dlopen")
+DISK_WARN_BYTES = 5 * 2**30  # the doctor's own threshold, not a measured limit
+# TensorFlow's own CPU check at import, when the build's instructions are not advertised.
+AVX_GUARD = "compiled to use AVX"
+
+# --- shared readings of the facts ----------------------------------------------------------
+
+
+def tf_distributions(f: Facts) -> dict[str, str]:
+    """The installed distributions that provide the `tensorflow` module, with versions."""
+    return {name: f.packages[name] for name in TENSORFLOW_DISTRIBUTIONS if f.packages.get(name)}
+
+
+def tf_version(f: Facts) -> str | None:
+    """The TensorFlow version: as imported, else as installed."""
+    return f.tf.version or next(iter(tf_distributions(f).values()), None)
+
+
+def is_mac(f: Facts) -> bool:
+    return f.system == "Darwin"
+
+
+def is_arm_mac(f: Facts) -> bool:
+    """A native arm64 process on an Apple-silicon Mac."""
+    return is_mac(f) and f.arch == "arm64" and not f.rosetta
+
+
+def is_translated(f: Facts) -> bool:
+    """An x86_64 process on an Apple-silicon Mac: Rosetta says so, or the hardware is arm64."""
+    return is_mac(f) and (bool(f.rosetta) or (f.arch == "x86_64" and bool(f.apple_silicon)))
+
+
+def legacy_keras(f: Facts) -> bool:
+    return f.env.get("TF_USE_LEGACY_KERAS") in LEGACY_TRUE
+
+
+def keras_in_use(f: Facts) -> tuple[str, str | None]:
+    """('tf-keras' | 'keras', version): which Keras `tf.keras` means with this TensorFlow."""
+    tf = tf_version(f)
+    if tf and version_tuple(tf) >= KERAS_3_FROM and legacy_keras(f):
+        return "tf-keras", f.packages.get("tf-keras")
+    return "keras", f.packages.get("keras")
+
+
+def metal_to_suggest(f: Facts) -> str | None:
+    """This project's metal pin with its TensorFlow pin, else what the compatibility data gives."""
+    tf = tf_version(f)
+    if tf and f.pins.tensorflow and tf == f.pins.tensorflow and f.pins.metal:
+        return f.pins.metal
+    return compatibility.working_metal(tf) if tf else None
+
+
+def install_command(f: Facts, fresh: bool = False) -> str:
+    """On a Mac, the stack for this Python (data/mac_stacks.json); on Linux, this project's pins.
+
+    fresh: TensorFlow is about to be uninstalled, so the command must install it again.
+    """
+    if is_arm_mac(f):
+        return mac_stack_command(f, fresh)
+    tf, keras = f.pins.tensorflow, f.pins.keras
+    if not tf or not keras:
+        return f"see {SETUP}"
+    if f.system == "Linux":
+        # tensorflow-cpu has no Linux arm64 wheel; there the tensorflow wheel has no CUDA.
+        name = "tensorflow" if f.arch in ("aarch64", "arm64") else "tensorflow-cpu"
+        return f'python -m pip install "{name}=={tf}" "keras=={keras}"'
+    return f"see {SETUP}"
+
+
+# --- the Mac stack for the reader's Python (data/mac_stacks.json) -----------------------------
+
+
+def on_recommended_python(f: Facts) -> bool:
+    """Whether every package of the recommended Mac stack has a wheel for this Python."""
+    return not f.python or mac_stacks.python_fits(mac_stacks.recommended(), f.python)
+
+
+def gpu_environment_advice() -> str:
+    """For a Python the recommended stack has no wheels for: where the GPU route is."""
+    low, high = mac_stacks.recommended()["python"]
+    return (
+        f"for the GPU, make a Python {low} to {high} environment (e.g. `python{high} -m venv "
+        f"~/venv-tf`) and install the recommended stack there ({SETUP})"
+    )
+
+
+def mac_stack_command(f: Facts, fresh: bool = False) -> str:
+    """What moves this Mac to the stack for its Python: the recommended stack where its wheels
+    exist, else the data's stack for other Pythons (the CPU) plus where the GPU route is."""
+    stack = mac_stacks.for_python(f.python)
+    if stack is None:
+        advice = gpu_environment_advice()
+        return f"no stack on the Set up page installs on Python {f.python}: {advice}"
+    if stack["id"] == mac_stacks.recommended()["id"]:
+        return mac_stacks.install_command(stack)
+    steps = []
+    if stack["match"]["metal"] is None and f.packages.get("tensorflow-metal"):
+        steps.append("python -m pip uninstall -y tensorflow-metal")
+    if fresh or not tf_distributions(f) or stack["match"]["metal"] is not None:
+        steps.append(mac_stacks.install_command(stack))
+    here = " && ".join(steps) if steps else "TensorFlow stays on the CPU (nothing to install)"
+    return f"on Python {minor_text(f.python)}: {here}; {gpu_environment_advice()}"
+
+
+def mac_stack_fix(f: Facts) -> str:
+    """The fix that names the stack: 'the recommended stack: ...' or the other-Python advice."""
+    command = mac_stack_command(f)
+    return f"the recommended stack: {command}" if on_recommended_python(f) else command
+
+
+def metal_install(f: Facts) -> str | None:
+    """Install the tensorflow-metal that fits this TensorFlow, if it has a wheel for this Python."""
+    suggest = metal_to_suggest(f)
+    if suggest and mac_stacks.metal_installs(suggest, f.python):
+        return f'python -m pip install "tensorflow-metal=={suggest}"'
+    return None
+
+
+def no_metal_fix(f: Facts) -> str:
+    """Why no tensorflow-metal can be installed next to this TensorFlow here, and what to do."""
+    tf, suggest = tf_version(f), metal_to_suggest(f)
+    if suggest:
+        why = (
+            f"tensorflow-metal {suggest}, the release for TensorFlow {minor_text(tf)}, has no "
+            f"wheel for Python {minor_text(f.python)}"
+        )
+    else:
+        why = f"no tensorflow-metal is known to work with TensorFlow {minor_text(tf)}"
+    return f"{why}; {mac_stack_fix(f)}"
+
+
+def minor_text(version: str | None) -> str:
+    return ".".join(map(str, minor(version)))

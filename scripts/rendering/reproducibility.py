@@ -1,0 +1,58 @@
+"""How we measure's reproducibility section: two full runs on one machine, the second kept in
+results/reproducibility/, compared speed-up by speed-up (scripts/core/comparison.py)."""
+
+from __future__ import annotations
+
+from scripts.core import store as results
+from scripts.core.comparison import compare, summary, table
+
+REPRODUCIBILITY_DIR = results.RESULTS_DIR / "reproducibility"
+
+
+def run_dates(data: dict) -> str:
+    """When the run measured, and the load the noise check read as it started."""
+    entries = sorted(data["entries"].values(), key=lambda e: e["date"])
+    if not entries:
+        return "no entries"
+    words = f"{entries[0]['date'][:16].replace('T', ' ')} to {entries[-1]['date'][11:16]} UTC"
+    load = (entries[0].get("conditions") or {}).get("load_1m")
+    return words + (f", load average {load} at the start" if load is not None else "")
+
+
+def same_code_words(first: dict, second: dict) -> str:
+    """Whether the two runs measured the same snippet files, and at which commits."""
+
+    def versions(data: dict) -> dict:
+        return {k: e["snippet_sha256"] for k, e in data["entries"].items()}
+
+    def commits(data: dict) -> str:
+        return ", ".join(sorted({(e["commit"] or "unknown")[:7] for e in data["entries"].values()}))
+
+    shared = versions(first).keys() & versions(second).keys()
+    same = all(versions(first)[k] == versions(second)[k] for k in shared)
+    return (
+        f"{'the same' if same else 'different'} snippet versions in both runs (commits "
+        f"{commits(first)} and {commits(second)})."
+    )
+
+
+def reproducibility_section(first: dict, second: dict, claim_list: list[dict]) -> str:
+    """How far two full runs on one machine moved every shared speed-up (How we measure).
+
+    `first` is the machine's published file, `second` the run kept in results/reproducibility/;
+    both hold plain-text-escaped strings (render passes escaped data)."""
+    rows = compare(first, second, claim_list)
+    claimed = [r for r in rows if r.claim]
+    return (
+        f"**{first['machine']['description']}**: run A measured {run_dates(first)} "
+        f"(`results/{first['machine']['id']}.json`, what the pages show), run B "
+        f"{run_dates(second)} (`results/reproducibility/{second['machine']['id']}.json`); "
+        f"{same_code_words(first, second)}\n\n"
+        + summary(rows)
+        + "\n\nThe claims' speed-ups:\n\n"
+        + table(claimed, "run A", "run B")
+        + '\n??? note "Every shared speed-up"\n\n'
+        + "".join(
+            f"    {line}\n" if line else "\n" for line in table(rows, "run A", "run B").splitlines()
+        )
+    )
