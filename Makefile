@@ -54,7 +54,7 @@ lint: $(STAMP)
 # Regenerate the lock from pyproject.toml's ranges, at the newest versions they admit.
 lock: $(STAMP)
 	$(BIN)/uv pip compile pyproject.toml --all-extras --universal --python-version 3.11 \
-		--generate-hashes --upgrade --quiet --custom-compile-command "make lock" --output-file $(LOCK)
+		--generate-hashes --upgrade --quiet --output-file $(LOCK)
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest
