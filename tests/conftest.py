@@ -15,6 +15,14 @@ sys.path.insert(0, str(ROOT))
 from scripts.core import store as results  # noqa: E402
 from tests.site_build import build_site, build_site_once, file_lock  # noqa: E402
 
+# The modules with the longest tests (snippets run as programs, full renders, extra site
+# builds), started first so that no long test is left alone at the end of a parallel run.
+LONGEST_FIRST = ("tests/test_snippets.py", "tests/test_mac_results.py", "tests/test_site.py")
+
+
+def pytest_collection_modifyitems(items):
+    items.sort(key=lambda item: not item.nodeid.startswith(LONGEST_FIRST))  # stable
+
 
 def pytest_xdist_make_scheduler(config, log):
     """Under pytest-xdist (-n, --dist loadgroup in pyproject.toml) every test is scheduled on
