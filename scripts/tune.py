@@ -1,0 +1,70 @@
+"""Run the guide's experiments on your own model and say which change helps (issue 19).
+
+`python -m scripts.tune my_model.py`, `make tune FILE=my_model.py` or
+`python tf-doctor.pyz tune my_model.py`; the file's contract is in scripts/tuning/model_file.py
+and `--template` prints a file to start from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from scripts.core import project_files
+from scripts.tuning import experiments, report, runner
+
+TEMPLATE = project_files.ROOT / "scripts" / "tuning" / "template.py"
+
+
+def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Measure which of the guide's changes speed up your model, each an A/B "
+        "with a 95%% interval, on this machine.",
+    )
+    parser.add_argument("file", type=Path, nargs="?", help="your model file (see --template)")
+    parser.add_argument("--template", action="store_true", help="print a model file to copy")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=experiments.ORDER,
+        metavar="EXPERIMENT",
+        help=f"run only this experiment (repeatable): {', '.join(experiments.ORDER)}",
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=runner.DEFAULT_BUDGET_S,
+        metavar="SECONDS",
+        help="about how long the whole run may take; more rounds, narrower intervals "
+        "(default %(default)g)",
+    )
+    parser.add_argument("--json", action="store_true", help="the report as JSON on stdout")
+    args = parser.parse_args(argv)
+    if not args.template and args.file is None:
+        parser.error("give your model file, or --template to print one")
+    return args
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m scripts.tune") -> int:
+    args = parse_args(argv, prog)
+    if args.template:
+        sys.stdout.write(project_files.read_text(TEMPLATE))
+        return 0
+    # Progress goes to stderr when stdout carries JSON.
+    stream = sys.stderr if args.json else sys.stdout
+
+    def say(line: str) -> None:
+        print(line, file=stream, flush=True)
+
+    found = runner.tune(args.file, args.only, args.budget, say)
+    say("")
+    sys.stdout.write(report.to_json(found) if args.json else report.to_text(found))
+    if found["error"]:
+        return 2
+    return 130 if found["interrupted"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""tune's report as terminal text or JSON: the changes ranked by measured speed-up with their
+95% intervals, what to change and the guide's section, and the machine, versions and date.
+"""
+
+from __future__ import annotations
+
+import json
+
+from scripts.tuning import analysis, experiments
+
+
+def to_json(report: dict) -> str:
+    return json.dumps(report, indent=2, sort_keys=True, allow_nan=False) + "\n"
+
+
+def interval(row: dict) -> str:
+    if row["low"] is None:
+        return ""
+    return f"{row['low']:.2f}-{row['high']:.2f}"
+
+
+def speedup(row: dict) -> str:
+    return f"{row['point']:.2f}x" if row["point"] is not None else "-"
+
+
+def versions(report: dict) -> str:
+    software, facts = report["software"], report.get("facts") or {}
+    words = [f"Python {software.get('python')}", f"TensorFlow {software.get('tensorflow')}"]
+    if facts.get("keras_package"):
+        words.append(f"Keras {facts.get('keras_version')} ({facts['keras_package']})")
+    else:
+        words.append(f"Keras {software.get('keras')}")
+    if software.get("tensorflow_metal"):
+        words.append(f"tensorflow-metal {software['tensorflow_metal']}")
+    words.append(f"NumPy {software.get('numpy')}")
+    return ", ".join(words)
+
+
+def model_line(facts: dict) -> str:
+    data = "a tf.data.Dataset" if facts["data_kind"] == "dataset" else "arrays"
+    mode = (
+        "eagerly"
+        if facts["run_eagerly"]
+        else "as a graph" + (" with XLA" if facts["jit_compile"] else "")
+    )
+    size = f"{facts['parameters']:,} parameters, " if facts.get("parameters") else ""
+    return (
+        f"{size}batches of {facts['batch_size']} from {data}, "
+        f"{facts['steps_per_run']} steps per timed run, run {mode}, policy {facts['policy']}, "
+        f"on {', '.join(facts['devices'])}"
+    )
+
+
+def to_text(report: dict) -> str:
+    lines = [f"tune: {report['file']}", f"Date:     {report['date']}"]
+    lines.append(f"Machine:  {report['machine']['description']}")
+    lines.append(f"Software: {versions(report)}")
+    if report.get("facts"):
+        lines.append(f"Model:    {model_line(report['facts'])}")
+    if report.get("error"):
+        lines += ["", f"error: {report['error']}", "Nothing was measured."]
+        return "\n".join(lines) + "\n"
+    lines += ["", table(report["rows"])]
+    recommended = analysis.recommendations(report["rows"])
+    lines.append("")
+    if recommended:
+        lines.append("What to change, most measured gain first (one per experiment):")
+        for number, row in enumerate(recommended, 1):
+            lines.append(f"  {number}. {row['change']}")
+            lines.append(f"     see {row['link']}")
+    else:
+        lines.append(
+            "Nothing to recommend: no change measured here is faster by 5% or more with a 95% "
+            "interval above 1.00."
+        )
+    notes = list(report.get("notes") or [])
+    notes += [f"{r['label']}: {r['note']}" for r in report["rows"] if r["note"]]
+    notes += [f"{experiments.TITLES[n]}: {why}" for n, why in report.get("skipped", {}).items()]
+    if report.get("interrupted"):
+        notes.insert(0, "interrupted (Ctrl-C): the table holds what was measured until then")
+    if notes:
+        lines += ["", "Notes:"] + [f"  - {note}" for note in notes]
+    return "\n".join(lines) + "\n"
+
+
+def table(rows: list[dict]) -> str:
+    """Ranked rows: speed-up of samples per second against the model as given."""
+    if not rows:
+        return "(nothing measured)"
+    header = ("#", "experiment", "change measured", "speed-up", "95% interval", "verdict")
+    body = [
+        (
+            str(number),
+            experiments.TITLES[row["experiment"]],
+            row["label"],
+            speedup(row),
+            interval(row),
+            row["verdict"] if row["verdict"] != analysis.FAILED else "failed (see notes)",
+        )
+        for number, row in enumerate(rows, 1)
+    ]
+    widths = [max(len(line[i]) for line in (header, *body)) for i in range(len(header))]
+    text = [
+        "Speed-up in samples per second against the model as given "
+        "(interleaved rounds, 95% paired bootstrap interval):",
+        "",
+    ]
+    for line in (header, *body):
+        cells = [cell.ljust(width) for cell, width in zip(line, widths)]  # noqa: B905 (3.9)
+        text.append("  " + "  ".join(cells).rstrip())
+    return "\n".join(text)
