@@ -36,7 +36,7 @@ EXPECTED = {
     TRAINING_DATA: "a function training_data() that returns a tf.data.Dataset of (x, y) "
     "batches, or a tuple (x, y, batch_size) of arrays",
 }
-TEMPLATE_HINT = "(python -m scripts.tune --template prints a file to start from)"
+TEMPLATE_HINT = "(tune --template prints a file to start from)"
 
 
 class ModelFileError(ValueError):

@@ -8,6 +8,7 @@ that fails is reported and the others still run.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
@@ -183,6 +184,12 @@ def tune(
         model_file.check_source(path)
     except model_file.ModelFileError as error:
         report["error"] = str(error)
+        return report
+    if importlib.util.find_spec("tensorflow") is None:
+        report["error"] = (
+            f"TensorFlow is not installed for {sys.executable}; tune runs your model with the "
+            "TensorFlow of the Python that runs it: start it with the Python you train with"
+        )
         return report
     say(f"tune: checking {path} (imports it, builds the model, takes one training step)")
     check = run_child(path, "check", say)
