@@ -214,3 +214,29 @@ def test_ctrl_c_prints_what_was_measured(root, reader):
     # graph was cut short or never started, and says so
     assert "XLA on" in text or "graph execution: not run (interrupted)" in text
     assert "Traceback" not in errors
+
+
+def test_an_experiment_whose_process_dies_fails_alone(root, reader):
+    dies_in_graph = "import os, sys\n    if 'graph' in sys.argv: os._exit(3)"
+    (reader / "my_model.py").write_text(model_text(policy_check=dies_in_graph))
+    done = tune(
+        root,
+        "my_model.py",
+        "--only",
+        "input",
+        "--only",
+        "graph",
+        "--budget",
+        "5",
+        "--json",
+        cwd=reader,
+    )
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    rows = {r["arm"]: r for r in found["rows"]}
+    assert rows["in_memory"]["low"] is not None  # input was measured
+    assert rows["xla_on"]["verdict"] == "failed"
+    assert any(
+        n.startswith("graph execution failed: graph: the child process stopped (exit status 3)")
+        for n in found["notes"]
+    )

@@ -68,7 +68,8 @@ def run_child(
                 command, stdout=subprocess.PIPE, stderr=err, text=True, env=child_env(),
                 errors="replace",
             )  # fmt: skip
-            timer = threading.Timer(timeout, child.kill)
+            timed_out = threading.Event()
+            timer = threading.Timer(timeout, lambda: (timed_out.set(), child.kill()))
             timer.start()
             interrupted = False
             try:
@@ -91,7 +92,7 @@ def run_child(
     if interrupted:
         report["interrupted"] = True
     elif child.returncode not in (0, 1) and not report.get("error"):
-        why = "timed out" if timer.finished.is_set() and child.returncode < 0 else "stopped"
+        why = f"timed out after {timeout:.0f} s" if timed_out.is_set() else "stopped"
         report["error"] = (
             f"{experiment}: the child process {why} (exit status {child.returncode})"
             + (f": {' | '.join(stderr_tail)}" if stderr_tail else "")
@@ -234,7 +235,7 @@ def finish(report: dict) -> None:
     """Rows and notes from what the experiments measured."""
     rows = []
     for name, measured in report["experiments"].items():
-        if measured.get("error") and not (measured.get("arms") or {}):
+        if measured.get("error"):  # arms measured before a crash are still compared
             report["notes"].append(f"{experiments.TITLES[name]} failed: {measured['error']}")
         rows += analysis.rows_for(name, measured, report["facts"])
     share = analysis.input_share(rows)
