@@ -99,7 +99,7 @@ def test_one_experiment_measured_with_progress_json_and_nothing_written(root, re
     assert found["facts"]["data_kind"] == "dataset" and found["facts"]["batch_size"] == 32
     assert {r["arm"] for r in found["rows"]} == {"in_memory", "prefetch"}
     assert all(r["low"] is not None and r["rounds"] >= 5 for r in found["rows"])
-    assert set(found["skipped"]) == {"graph", "batch", "threads", "precision"}
+    assert set(found["skipped"]) == {"graph", "batch", "threads", "precision", "drift"}
     assert found["machine"]["description"] and found["software"]["tensorflow"] and found["date"]
     assert snapshot(reader) == before
 

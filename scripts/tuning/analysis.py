@@ -137,3 +137,39 @@ def recommendations(rows: list[dict]) -> list[dict]:
         ):
             best[row["experiment"]] = row
     return sorted(best.values(), key=lambda r: -r["point"])
+
+
+def stretch(measured: dict, facts: dict) -> dict:
+    """The drift experiment: the model as given over a longer stretch. Speed of the last third
+    of the timed runs against the first third's (unpaired interval), and memory growth from
+    the first third to the last, flagged beyond experiments.GROWTH_SHARE."""
+    arm = (measured.get("arms") or {}).get(experiments.BASELINE) or {}
+    times = arm.get("times_s") or []
+    if "error" in arm or len(times) < experiments.DRIFT_MIN_ROUNDS:
+        why = arm.get("error") or f"too few timed runs ({len(times)})"
+        return {"error": why}
+    third = len(times) // 3
+    point = statistics.median(times[:third]) / statistics.median(times[-third:])
+    low, high = stats.speedup_interval(times[:third], times[-third:])
+    verdict = "steady" if low <= 1.0 <= high else ("slowed down" if high < 1.0 else "sped up")
+    found: dict = {
+        "runs": len(times),
+        "steps": len(times) * facts["steps_per_run"],
+        "drift": {"point": point, "low": low, "high": high, "verdict": verdict},
+    }
+    steps_apart = (len(times) - third) * facts["steps_per_run"]
+    for key, values in (arm.get("memory") or {}).items():
+        values = [v for v in values if v is not None]
+        if len(values) < experiments.DRIFT_MIN_ROUNDS:
+            found[key] = None  # not reported here (a GPU TensorFlow gives no figure for)
+            continue
+        start = statistics.median(values[:third])
+        growth = statistics.median(values[-third:]) - start
+        limit = max(experiments.GROWTH_SHARE * start, experiments.DRIFT_MIN_GROWTH)
+        found[key] = {
+            "start": start,
+            "growth": growth,
+            "per_step": growth / steps_apart,
+            "flagged": growth > limit,
+        }
+    return found

@@ -14,6 +14,7 @@ import argparse
 import itertools
 import json
 import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -150,6 +151,7 @@ class Timed:
     def __init__(self, setup: Setup, model, stream, samples: int) -> None:
         self.setup, self.model, self.stream, self.samples = setup, model, stream, samples
         self.read = 0
+        self.memory: dict[str, list] | None = None  # the drift experiment's samples, per run
         self.iterator = type(stream).__module__.startswith("tensorflow.")
         # The first step builds the model and its optimizer, as fit's first step would.
         train_step(model, self.next())
@@ -176,6 +178,9 @@ class Timed:
                     raise ran_out(self.setup, self.read) from None
                 raise
             self.read += self.per_call
+        if self.memory is not None:
+            self.memory["resident_bytes"].append(resident_bytes())
+            self.memory["gpu_bytes"].append(gpu_bytes(self.setup.tf))
         return loss
 
 
@@ -219,6 +224,28 @@ def build_arm(setup: Setup, experiment: str, arm: str) -> Timed:
     if arm == "in_memory":
         stream = in_memory(setup, data, stream)
     return Timed(setup, model, stream, setup.steps * size * factor)
+
+
+def resident_bytes() -> int:
+    """This process's resident memory now (Linux), or its peak so far where the standard
+    library offers no current figure (macOS: getrusage's high-water mark, in bytes there)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+
+
+def gpu_bytes(tf, device: str = "GPU:0") -> int | None:
+    """The GPU memory TensorFlow says it holds now, where it says (tensorflow-metal and a
+    machine without a GPU may not: None)."""
+    if not tf.config.list_physical_devices("GPU"):
+        return None
+    try:
+        return int(tf.config.experimental.get_memory_info(device)["current"])
+    except Exception:  # not supported by this device's plugin
+        return None
 
 
 def out_of_memory(error: BaseException) -> bool:
@@ -317,6 +344,8 @@ def measure(setup: Setup, args, report: dict, out: Path) -> None:
             runs[name] = build_arm(setup, args.experiment, name)
             entry["samples_per_run"] = runs[name].samples
             entry["first_call_s"] = rounds.first_calls(runs[name], args.warmup)
+            if args.experiment == "drift":  # memory after each timed run, from here on
+                runs[name].memory = {"resident_bytes": [], "gpu_bytes": []}
         except Exception as error:  # this arm fails alone
             runs.pop(name, None)
             entry["error"] = arm_error(error)
@@ -328,6 +357,10 @@ def measure(setup: Setup, args, report: dict, out: Path) -> None:
     def record(times: dict, positions: dict) -> None:
         for name, values in times.items():
             report["arms"][name].update(times_s=list(values), positions=list(positions[name]))
+            if runs[name].memory is not None:
+                report["arms"][name]["memory"] = {
+                    key: list(found[: len(values)]) for key, found in runs[name].memory.items()
+                }
         results.write_json_atomic(out, report)
         done = len(next(iter(times.values()), []))
         if time.perf_counter() - shown[0] < PROGRESS_EVERY_S:

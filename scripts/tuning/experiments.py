@@ -11,13 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 BASELINE = "as_given"
-ORDER = ("input", "graph", "batch", "threads", "precision")
+ORDER = ("input", "graph", "batch", "threads", "precision", "drift")
 # Experiments whose change is global to TensorFlow's runtime (thread pools are fixed when it
 # starts): each of their arms runs in processes of its own, in alternating process rounds.
 ISOLATED = frozenset({"threads"})
 # A mixed-precision arm is recommended only when its loss after STEPS_PER_RUN steps from the
 # same weights and batches is within this share of float32's.
 LOSS_TOLERANCE = 0.02
+# Resident (or GPU) memory that grows by more than this share of where it started, and by at
+# least DRIFT_MIN_GROWTH bytes, from the first third of the stretch to the last is flagged.
+GROWTH_SHARE = 0.05
+DRIFT_MIN_GROWTH = 16 * 2**20
+DRIFT_MIN_ROUNDS = 9  # three thirds of at least three timed runs
 
 
 @dataclass(frozen=True)
@@ -138,7 +143,12 @@ def precision_arms(facts: dict) -> list[Arm]:
     ]
 
 
+def drift_arms(facts: dict) -> list[Arm]:
+    return []  # the model as given alone, over a longer stretch: step time and memory
+
+
 ARMS = {
+    "drift": drift_arms,
     "input": input_arms,
     "graph": graph_arms,
     "batch": batch_arms,
@@ -146,6 +156,7 @@ ARMS = {
     "precision": precision_arms,
 }
 TITLES = {
+    "drift": "memory and drift",
     "input": "input pipeline",
     "graph": "graph execution",
     "batch": "batch size",

@@ -60,10 +60,13 @@ def to_text(report: dict) -> str:
     if report.get("error"):
         lines += ["", f"error: {report['error']}", "Nothing was measured."]
         return "\n".join(lines) + "\n"
-    lines += ["", table(report["rows"])]
+    compared = report["rows"] or set(report["experiments"]) - {"drift"}
+    if compared:
+        lines += ["", table(report["rows"]), ""]
     recommended = analysis.recommendations(report["rows"])
-    lines.append("")
-    if recommended:
+    if not compared:
+        pass
+    elif recommended:
         lines.append("What to change, most measured gain first (one per experiment):")
         for number, row in enumerate(recommended, 1):
             lines.append(f"  {number}. {row['change']}")
@@ -73,6 +76,8 @@ def to_text(report: dict) -> str:
             "Nothing to recommend: no change measured here is faster by 5% or more with a 95% "
             "interval above 1.00."
         )
+    if report.get("stretch"):
+        lines += ["", *stretch_lines(report["stretch"])]
     notes = list(report.get("notes") or [])
     notes += [f"{r['label']}: {r['note']}" for r in report["rows"] if r["note"]]
     notes += [f"{experiments.TITLES[n]}: {why}" for n, why in report.get("skipped", {}).items()]
@@ -109,3 +114,39 @@ def table(rows: list[dict]) -> str:
         cells = [cell.ljust(width) for cell, width in zip(line, widths)]  # noqa: B905 (3.9)
         text.append("  " + "  ".join(cells).rstrip())
     return "\n".join(text)
+
+
+DRIFT_WHY = {
+    "slowed down": " (heat, Low Power Mode, a leak, or another program started?)",
+    "sped up": " (a slow start, or another program on this machine finished?)",
+}
+MEMORY_NAMES = {
+    "resident_bytes": "resident memory",
+    "gpu_bytes": "GPU memory (TensorFlow's figure)",
+}
+
+
+def stretch_lines(found: dict) -> list[str]:
+    """The drift experiment: speed and memory of the model as given over a longer stretch."""
+    if found.get("error"):
+        return [f"Over a longer stretch: not measured ({found['error']})"]
+    drift = found["drift"]
+    lines = [
+        f"Over a longer stretch ({found['steps']} steps of the model as given, in thirds):",
+        f"  speed of the last third against the first: {drift['point']:.2f}x "
+        f"({drift['low']:.2f}-{drift['high']:.2f}), {drift['verdict']}"
+        + DRIFT_WHY.get(drift["verdict"], ""),
+    ]
+    for key, name in MEMORY_NAMES.items():
+        memory = found.get(key)
+        if memory is None:
+            if key == "resident_bytes":
+                lines.append(f"  {name}: not measured")
+            continue
+        mib = memory["growth"] / 2**20
+        flag = "  GROWING: look for a leak (docs/memory.md#what-to-do)" if memory["flagged"] else ""
+        lines.append(
+            f"  {name}: {memory['start'] / 2**20:,.0f} MiB at first, {mib:+,.1f} MiB by the "
+            f"last third ({memory['per_step'] / 1024:+,.1f} KiB per step){flag}"
+        )
+    return lines

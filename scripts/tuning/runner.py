@@ -26,6 +26,7 @@ from scripts.tuning import analysis, experiments, model_file
 
 DEFAULT_BUDGET_S = 240.0
 MIN_ROUNDS, MAX_ROUNDS = 5, 60
+DRIFT_MAX_ROUNDS = 600
 # An isolated experiment (threads): process rounds, and timed runs in each process.
 PROCESS_ROUNDS, RUNS_PER_PROCESS = 2, 5
 CHECK_TIMEOUT_S = 300.0
@@ -107,9 +108,12 @@ def read_report(out: Path) -> dict:
         return {"arms": {}, "error": None}
 
 
-def rounds_options(budget_s: float, seed: int = 0) -> tuple[str, ...]:
+def rounds_options(budget_s: float, experiment: str = "", seed: int = 0) -> tuple[str, ...]:
+    low, high = MIN_ROUNDS, MAX_ROUNDS
+    if experiment == "drift":  # one arm over a longer stretch, in thirds
+        low, high = experiments.DRIFT_MIN_ROUNDS, DRIFT_MAX_ROUNDS
     return (
-        "--min-rounds", str(MIN_ROUNDS), "--max-rounds", str(MAX_ROUNDS),
+        "--min-rounds", str(low), "--max-rounds", str(high),
         "--budget", f"{budget_s:.3f}", "--seed", str(seed),
     )  # fmt: skip
 
@@ -216,7 +220,8 @@ def tune(
                 measured = run_isolated(path, name, facts, say, timeout)
             else:
                 per_arm = max(0.2, (share - 1.5 * startup_s) / len(arms))
-                measured = run_child(path, name, say, facts, rounds_options(per_arm), timeout)
+                options = rounds_options(per_arm, name)
+                measured = run_child(path, name, say, facts, options, timeout)
             report["experiments"][name] = measured
             if measured.get("interrupted"):
                 raise Interrupted
@@ -238,6 +243,8 @@ def finish(report: dict) -> None:
         if measured.get("error"):  # arms measured before a crash are still compared
             report["notes"].append(f"{experiments.TITLES[name]} failed: {measured['error']}")
         rows += analysis.rows_for(name, measured, report["facts"])
+        if name == "drift":
+            report["stretch"] = analysis.stretch(measured, report["facts"])
     share = analysis.input_share(rows)
     if share:
         report["notes"].append(share)
