@@ -146,7 +146,7 @@ def test_the_arms_follow_the_model():
         "intra_1",
     ]
     chosen, skipped = runner.plan(None, {**FACTS, "gpu": True, "policy": "mixed_float16"})
-    assert chosen == ["input", "graph", "batch", "drift"]
+    assert chosen == ["input", "graph", "device", "batch", "drift", "correctness"]
     assert "GPU" in skipped["threads"] and "mixed_float16" in skipped["precision"]
     chosen, skipped = runner.plan(["graph"], FACTS)
     assert chosen == ["graph"] and skipped["input"] == "not chosen (--only)"

@@ -277,6 +277,44 @@ def loss_agreement(setup: Setup, policy: str) -> dict:
     }
 
 
+def device_agreement(setup: Setup, devices: tuple[str, str] = ("/CPU:0", "/GPU:0")) -> dict:
+    """The reader's model and optimizer trained STEPS_PER_RUN steps on each device from the same
+    weights and batches: the first loss, else weight, that differs beyond the tolerance."""
+    tf = setup.tf
+    data = setup.data()
+    batches = take(setup, setup.batches(data), setup.steps)
+    with tf.device(devices[0]):
+        initial = setup.model().get_weights()
+    runs = []
+    for device in devices:
+        with tf.device(device):  # the variables and the steps' ops go to this device
+            model = setup.model()
+            model.set_weights(initial)
+            losses = [float(scalar(train_step(model, batch))) for batch in batches]
+        runs.append((losses, [w for w in model.get_weights()]))
+    (cpu_losses, cpu_weights), (gpu_losses, gpu_weights) = runs
+    found = {"devices": list(devices), "steps": setup.steps, "loss_cpu": cpu_losses[-1]}
+    found["loss_gpu"] = gpu_losses[-1]
+    found["first_difference"] = first_difference(cpu_losses, gpu_losses, cpu_weights, gpu_weights)
+    found["agrees"] = found["first_difference"] is None
+    return found
+
+
+def close(a, b) -> bool:
+    return abs(a - b) <= experiments.ATOL + experiments.RTOL * abs(b)
+
+
+def first_difference(cpu_losses, gpu_losses, cpu_weights, gpu_weights) -> str | None:
+    for number, (cpu, gpu) in enumerate(zip(cpu_losses, gpu_losses), start=1):  # noqa: B905
+        if not close(gpu, cpu):
+            return f"loss at step {number}: {gpu:.7g} on the GPU, {cpu:.7g} on the CPU"
+    for index, (cpu, gpu) in enumerate(zip(cpu_weights, gpu_weights)):  # noqa: B905
+        for at, (x, y) in enumerate(zip(gpu.ravel().tolist(), cpu.ravel().tolist())):  # noqa: B905
+            if not close(x, y):
+                return f"weight {index}[{at}]: {x:.7g} on the GPU, {y:.7g} on the CPU"
+    return None
+
+
 def scalar(loss):
     """train_on_batch gives a float, or a list (loss first) when the model has metrics."""
     while isinstance(loss, (list, tuple)):
@@ -406,6 +444,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--arm", action="append", help="only this arm (repeatable)")
     parser.add_argument("--facts", type=json.loads, default={}, help="the check's facts (JSON)")
     parser.add_argument("--intra-threads", type=int, help="set before TensorFlow starts")
+    parser.add_argument("--hide-gpu", action="store_true", help="the CPU alone")
     parser.add_argument("--warmup", type=int, default=2)
     parser.add_argument("--min-rounds", type=int, default=5)
     parser.add_argument("--max-rounds", type=int, default=40)
@@ -419,13 +458,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     report: dict = {"experiment": args.experiment, "arms": {}, "error": None}
     try:
-        if args.intra_threads:  # before anything starts TensorFlow's runtime
+        if args.intra_threads or args.hide_gpu:  # before anything starts TensorFlow's runtime
             import tensorflow as tf
 
-            tf.config.threading.set_intra_op_parallelism_threads(args.intra_threads)
+            if args.intra_threads:
+                tf.config.threading.set_intra_op_parallelism_threads(args.intra_threads)
+            if args.hide_gpu:
+                tf.config.set_visible_devices([], "GPU")
         setup = Setup(args.file)
         if args.experiment == "check":
             report["facts"] = facts(setup)
+        elif args.experiment == "correctness":
+            report["agreement"] = device_agreement(setup)
         else:
             measure(setup, args, report, args.out)
     except ModelFileError as error:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 BASELINE = "as_given"
-ORDER = ("input", "graph", "batch", "threads", "precision", "drift")
+ORDER = ("input", "graph", "device", "batch", "threads", "precision", "drift", "correctness")
 # Experiments whose change is global to TensorFlow's runtime (thread pools are fixed when it
 # starts): each of their arms runs in processes of its own, in alternating process rounds.
-ISOLATED = frozenset({"threads"})
+ISOLATED = frozenset({"threads", "device"})
 # A mixed-precision arm is recommended only when its loss after STEPS_PER_RUN steps from the
 # same weights and batches is within this share of float32's.
 LOSS_TOLERANCE = 0.02
@@ -23,6 +23,10 @@ LOSS_TOLERANCE = 0.02
 GROWTH_SHARE = 0.05
 DRIFT_MIN_GROWTH = 16 * 2**20
 DRIFT_MIN_ROUNDS = 9  # three thirds of at least three timed runs
+# The GPU's loss and weights after STEPS_PER_RUN steps agree with the CPU's when
+# |gpu - cpu| <= ATOL + RTOL * |cpu|: the tolerance of snippets/correctness/device_agreement.py
+# (docs/gpu-correctness.md, "Why this tolerance"); a test holds the two equal.
+RTOL, ATOL = 1e-3, 1e-5
 
 
 @dataclass(frozen=True)
@@ -143,11 +147,29 @@ def precision_arms(facts: dict) -> list[Arm]:
     ]
 
 
+def device_arms(facts: dict) -> list[Arm]:
+    return [
+        Arm(
+            "cpu_only",
+            "the CPU alone (the GPU hidden)",
+            'tf.config.set_visible_devices([], "GPU") at the start: this model trains faster '
+            "on the CPU",
+            "docs/device-placement.md#cpu-or-gpu-for-your-model",
+        )
+    ]
+
+
+def no_arms(facts: dict) -> list[Arm]:
+    return []
+
+
 def drift_arms(facts: dict) -> list[Arm]:
     return []  # the model as given alone, over a longer stretch: step time and memory
 
 
 ARMS = {
+    "device": device_arms,
+    "correctness": no_arms,  # a check of the model as given on two devices, not a timing
     "drift": drift_arms,
     "input": input_arms,
     "graph": graph_arms,
@@ -156,6 +178,8 @@ ARMS = {
     "precision": precision_arms,
 }
 TITLES = {
+    "device": "GPU or CPU",
+    "correctness": "GPU correctness",
     "drift": "memory and drift",
     "input": "input pipeline",
     "graph": "graph execution",
@@ -169,6 +193,8 @@ def applicable(experiment: str, facts: dict) -> str | None:
     """Why an experiment does not apply to this model and machine, or None if it does."""
     if experiment == "threads" and facts.get("gpu"):
         return "a GPU is in use: thread counts are a CPU run's experiment"
+    if experiment in ("device", "correctness") and not facts.get("gpu"):
+        return "TensorFlow sees no GPU here"
     if experiment == "precision" and not precision_arms(facts):
         return f"the model already uses the {facts.get('policy')} policy"
     return None

@@ -76,6 +76,8 @@ def to_text(report: dict) -> str:
             "Nothing to recommend: no change measured here is faster by 5% or more with a 95% "
             "interval above 1.00."
         )
+    if report.get("correctness"):
+        lines += ["", correctness_line(report["correctness"])]
     if report.get("stretch"):
         lines += ["", *stretch_lines(report["stretch"])]
     notes = list(report.get("notes") or [])
@@ -150,3 +152,13 @@ def stretch_lines(found: dict) -> list[str]:
             f"last third ({memory['per_step'] / 1024:+,.1f} KiB per step){flag}"
         )
     return lines
+
+
+def correctness_line(found: dict) -> str:
+    head = f"GPU against CPU, {found['steps']} steps from the same weights and batches: "
+    if found["agrees"]:
+        return head + "agree within tolerance"
+    return (
+        head + f"DIFFER: {found['first_difference']} (random layers such as Dropout differ "
+        "by design; see docs/gpu-correctness.md#what-to-do-when-they-differ)"
+    )

@@ -118,6 +118,15 @@ def rounds_options(budget_s: float, experiment: str = "", seed: int = 0) -> tupl
     )  # fmt: skip
 
 
+def arm_options(arm: str) -> list[str]:
+    """What an isolated arm sets before TensorFlow's runtime starts."""
+    if arm.startswith("intra_"):
+        return ["--intra-threads", arm[len("intra_") :]]
+    if arm == "cpu_only":
+        return ["--hide-gpu"]
+    return []
+
+
 def run_isolated(
     path: Path, experiment: str, facts: dict, say: Callable[[str], None], timeout: float
 ) -> dict:
@@ -134,8 +143,7 @@ def run_isolated(
         for arm in order:
             options = ["--arm", arm.name, "--min-rounds", str(RUNS_PER_PROCESS)]
             options += ["--max-rounds", str(RUNS_PER_PROCESS), "--budget", "0"]
-            if arm.name.startswith("intra_"):
-                options += ["--intra-threads", arm.name.removeprefix("intra_")]
+            options += arm_options(arm.name)
             report = run_child(path, experiment, say, facts, tuple(options), timeout)
             got = (report.get("arms") or {}).get(arm.name) or {}
             entry = merged["arms"][arm.name]
@@ -154,8 +162,8 @@ def plan(only: list[str] | None, facts: dict) -> tuple[list[str], dict[str, str]
     """The experiments to run, in order, and why the others are not run."""
     chosen, skipped = [], {}
     for name in experiments.ORDER:
-        why = None if not only or name in only else "not chosen (--only)"
-        why = why or experiments.applicable(name, facts)
+        why = experiments.applicable(name, facts)
+        why = why or (None if not only or name in only else "not chosen (--only)")
         if why:
             skipped[name] = why
         else:
@@ -168,15 +176,17 @@ def tune(
     only: list[str] | None = None,
     budget_s: float = DEFAULT_BUDGET_S,
     say: Callable[[str], None] = print,
+    probe: provenance.Probe | None = None,
 ) -> dict:
-    """Check the file, run the experiments and return the report (see report.py)."""
+    """Check the file, run the experiments and return the report (see report.py); probe
+    stands for the operating system where tests fake a Mac."""
     started = time.perf_counter()
     report: dict = {
         "tool": "tune",
         "file": str(path),
         "date": provenance.utc_now(),
-        "machine": provenance.collect_machine(),
-        "software": provenance.collect_software(),
+        "machine": provenance.collect_machine(probe),
+        "software": provenance.collect_software(probe),
         "budget_s": budget_s,
         "experiments": {},
         "skipped": {},
@@ -207,6 +217,9 @@ def tune(
         return report
     facts = report["facts"] = check["facts"]
     provenance.set_devices(report["machine"], facts["devices"])
+    note = mac_gpu_note(report["machine"], report["software"], facts)
+    if note:
+        report["notes"].append(note)
     chosen, report["skipped"] = plan(only, facts)
     try:
         for index, name in enumerate(chosen):
@@ -245,7 +258,26 @@ def finish(report: dict) -> None:
         rows += analysis.rows_for(name, measured, report["facts"])
         if name == "drift":
             report["stretch"] = analysis.stretch(measured, report["facts"])
+        if name == "correctness" and measured.get("agreement"):
+            report["correctness"] = measured["agreement"]
     share = analysis.input_share(rows)
     if share:
         report["notes"].append(share)
     report["rows"] = [row.as_dict() for row in analysis.ranked(rows)]
+
+
+def mac_gpu_note(machine: dict, software: dict, facts: dict) -> str | None:
+    """On an Apple-silicon Mac where TensorFlow sees no GPU, why, and where the guide says more:
+    the GPU experiments are then skipped."""
+    if machine.get("os") != "Darwin" or machine.get("arch") != "arm64" or facts.get("gpu"):
+        return None
+    metal = software.get("tensorflow_metal")
+    why = (
+        f"tensorflow-metal {metal} is installed but TensorFlow lists no GPU"
+        if metal
+        else "tensorflow-metal is not installed"
+    )
+    return (
+        f"no GPU on this Mac: {why}, so the GPU experiments were not run "
+        "(docs/setup.md#check-that-tensorflow-sees-the-gpu; python tf-doctor.pyz says more)"
+    )
