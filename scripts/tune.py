@@ -41,6 +41,9 @@ def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
         "(default %(default)g)",
     )
     parser.add_argument("--json", action="store_true", help="the report as JSON on stdout")
+    parser.add_argument(
+        "--html", type=Path, metavar="FILE", help="also write the report as one HTML page"
+    )
     args = parser.parse_args(argv)
     if not args.template and args.file is None:
         parser.error("give your model file, or --template to print one")
@@ -61,6 +64,9 @@ def main(argv: list[str] | None = None, prog: str = "python -m scripts.tune") ->
     found = runner.tune(args.file, args.only, args.budget, say)
     say("")
     sys.stdout.write(report.to_json(found) if args.json else report.to_text(found))
+    if args.html:
+        args.html.write_text(report.to_html(found), encoding="utf-8")
+        say(f"wrote {args.html}")
     if found["error"]:
         return 2
     return 130 if found["interrupted"] else 0

@@ -91,8 +91,20 @@ def test_one_experiment_measured_with_progress_json_and_nothing_written(root, re
     path = reader / "my_model.py"
     path.write_text(model_text())
     before = snapshot(reader)
-    done = tune(root, "my_model.py", "--only", "input", "--budget", "5", "--json", cwd=reader)
+    done = tune(
+        root,
+        "my_model.py",
+        "--only",
+        "input",
+        "--budget",
+        "5",
+        "--json",
+        "--html",
+        "../report.html",
+        cwd=reader,
+    )
     assert done.returncode == 0, done.stderr
+    assert "<svg" in (reader.parent / "report.html").read_text()  # where it was asked for
     assert "tune: checking my_model.py" in done.stderr  # progress goes to stderr with --json
     assert "input: round" in done.stderr
     found = json.loads(done.stdout)

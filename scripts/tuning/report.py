@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 
 from scripts.tuning import analysis, experiments
@@ -161,4 +162,111 @@ def correctness_line(found: dict) -> str:
     return (
         head + f"DIFFER: {found['first_difference']} (random layers such as Dropout differ "
         "by design; see docs/gpu-correctness.md#what-to-do-when-they-differ)"
+    )
+
+
+def to_html(report: dict) -> str:
+    """One self-contained page (inline CSS and SVG, no request of any kind): the text report's
+    facts and table, the step times of the model as given over the run, and a step split into
+    waiting for data and computing."""
+    esc = html.escape
+    rows = "".join(
+        "<tr>"
+        + "".join(
+            f"<td>{esc(cell)}</td>"
+            for cell in (
+                str(number),
+                experiments.TITLES[row["experiment"]],
+                row["label"],
+                speedup(row),
+                interval(row),
+                row["verdict"],
+                f"{row['change']} ({row['link']})" if row["recommended"] else row["note"],
+            )
+        )
+        + "</tr>"
+        for number, row in enumerate(report["rows"], 1)
+    )
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in ("#", "experiment", "change measured", "speed-up", "95% interval", "verdict", "")
+    )
+    facts = [("File", report["file"]), ("Date", report["date"])]
+    facts += [("Machine", report["machine"]["description"]), ("Software", versions(report))]
+    if report.get("facts"):
+        facts.append(("Model", model_line(report["facts"])))
+    listed = "".join(f"<dt>{esc(k)}</dt><dd>{esc(str(v))}</dd>" for k, v in facts)
+    text = esc(to_text(report))
+    return (
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>tune: {esc(report['file'])}</title>"
+        "<style>body{font:14px system-ui,sans-serif;margin:2em;max-width:70em}"
+        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;"
+        "text-align:left}dt{font-weight:bold}pre{background:#f6f6f6;padding:1em;"
+        "overflow-x:auto}</style></head><body>"
+        f"<h1>tune: {esc(report['file'])}</h1><dl>{listed}</dl>"
+        "<h2>Changes, ranked by measured speed-up</h2>"
+        f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+        f"<h2>Step time over the run</h2>{timeline_svg(report)}"
+        f"<h2>A step: waiting for data and computing</h2>{split_svg(report)}"
+        f"<h2>The report as the terminal showed it</h2><pre>{text}</pre>"
+        "</body></html>\n"
+    )
+
+
+def step_times(report: dict) -> tuple[str, list[float]]:
+    """The as-given arm's milliseconds per step, in the order they were timed: the drift
+    experiment's longer stretch where it ran, else the first experiment that has them."""
+    steps = (report.get("facts") or {}).get("steps_per_run") or 1
+    for name in ("drift", *experiments.ORDER):
+        arm = ((report["experiments"].get(name) or {}).get("arms") or {}).get("as_given") or {}
+        if arm.get("times_s"):
+            return name, [t / steps * 1e3 for t in arm["times_s"]]
+    return "", []
+
+
+def timeline_svg(report: dict, width: int = 640, height: int = 200) -> str:
+    name, times = step_times(report)
+    if len(times) < 2:
+        return "<p>No step times were measured.</p>"
+    top = max(times) * 1.1
+    pad = 40
+    points = " ".join(
+        f"{pad + i * (width - pad - 10) / (len(times) - 1):.1f},"
+        f"{height - 25 - t / top * (height - 40):.1f}"
+        for i, t in enumerate(times)
+    )
+    third = (width - pad - 10) / 3
+    marks = "".join(
+        f'<line x1="{pad + k * third:.1f}" y1="10" x2="{pad + k * third:.1f}" '
+        f'y2="{height - 25}" stroke="#bbb" stroke-dasharray="4"/>'
+        for k in (1, 2)
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'role="img" aria-label="milliseconds per step, {len(times)} timed runs">'
+        f'<line x1="{pad}" y1="{height - 25}" x2="{width - 10}" y2="{height - 25}" stroke="#333"/>'
+        f'<line x1="{pad}" y1="10" x2="{pad}" y2="{height - 25}" stroke="#333"/>{marks}'
+        f'<polyline fill="none" stroke="#1f77b4" stroke-width="1.5" points="{points}"/>'
+        f'<text x="2" y="20" font-size="11">{top:.2f} ms</text>'
+        f'<text x="2" y="{height - 25}" font-size="11">0</text>'
+        f'<text x="{pad}" y="{height - 5}" font-size="11">timed runs of the model as given, in '
+        f"order ({html.escape(experiments.TITLES.get(name, name))}); dashed: thirds</text></svg>"
+    )
+
+
+def split_svg(report: dict, width: int = 640) -> str:
+    row = next((r for r in report["rows"] if r["arm"] == "in_memory" and r["point"]), None)
+    if row is None:
+        return "<p>The input experiment did not run.</p>"
+    waiting = max(0.0, 1 - 1 / row["point"]) if row["verdict"] != analysis.NO_CLEAR else 0.0
+    split = (width - 20) * (1 - waiting)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="60" role="img" '
+        f'aria-label="waiting for data {waiting:.0%} of a step">'
+        f'<rect x="10" y="10" width="{split:.1f}" height="24" fill="#1f77b4"/>'
+        f'<rect x="{10 + split:.1f}" y="10" width="{width - 20 - split:.1f}" height="24" '
+        'fill="#ff7f0e"/>'
+        f'<text x="10" y="52" font-size="12">computing {1 - waiting:.0%}, waiting for data '
+        f"{waiting:.0%} (from the batches held in memory: {row['point']:.2f}x)</text></svg>"
     )
