@@ -117,3 +117,46 @@ def test_an_experiment_whose_process_dies_fails_alone(root, reader):  # noqa: F8
         n.startswith("graph execution failed: graph: the child process stopped (exit status 3)")
         for n in found["notes"]
     )
+
+
+OUT_OF_MEMORY_ABOVE = """
+import keras
+import numpy as np
+import tensorflow as tf
+
+STEPS_PER_RUN = 2
+
+
+class Small(keras.Sequential):
+    def train_step(self, data):
+        if data[0].shape[0] > {limit}:  # as a device without the memory for it would
+            raise tf.errors.ResourceExhaustedError(None, None, "OOM when allocating tensor")
+        return super().train_step(data)
+
+
+def build_model():
+    model = Small([keras.Input(shape=(8,)), keras.layers.Dense(4)])
+    model.compile(optimizer="sgd", loss="mse", run_eagerly=True)
+    return model
+
+
+def training_data():
+    x = np.zeros((256, 8), np.float32)
+    return x, np.zeros((256, 4), np.float32), 32
+"""
+
+
+def test_larger_batches_stop_cleanly_at_the_memory_ceiling(root, reader):  # noqa: F811
+    (reader / "fits_64.py").write_text(OUT_OF_MEMORY_ABOVE.format(limit=64))
+    (reader / "fits_16.py").write_text(OUT_OF_MEMORY_ABOVE.format(limit=16))
+    done = tune(root, "fits_64.py", "--only", "batch", "--budget", "4", "--json", cwd=reader)
+    assert done.returncode == 0, done.stderr
+    rows = {r["arm"]: r for r in json.loads(done.stdout)["rows"]}
+    assert rows["batch_x2"]["low"] is not None  # 64 fits: measured
+    assert rows["batch_x4"]["verdict"] == "failed"
+    assert rows["batch_x4"]["note"].startswith("did not fit in memory (ResourceExhaustedError")
+    done = tune(root, "fits_16.py", "--budget", "4", "--json", cwd=reader)
+    assert done.returncode == 2
+    error = json.loads(done.stdout)["error"]
+    assert error.startswith("fits_16.py: training_data()'s batches of 32 do not fit in memory")
+    assert error.endswith("expected a batch size the CPU can hold")
