@@ -15,6 +15,9 @@ from scripts.core import project_files
 from scripts.tuning import experiments, report, runner
 
 TEMPLATE = project_files.ROOT / "scripts" / "tuning" / "template.py"
+# The worked example on the Tune your own model page: the report of a committed run, written
+# by --write-page on the machine that ran it (never typed), as the doctor's page output is.
+PAGE_DIR = project_files.ROOT / "docs" / "_generated" / "tune"
 
 
 def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
@@ -44,6 +47,12 @@ def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
     parser.add_argument(
         "--html", type=Path, metavar="FILE", help="also write the report as one HTML page"
     )
+    parser.add_argument(
+        "--write-page",
+        metavar="NAME",
+        help=f"also write the text report to {PAGE_DIR.relative_to(project_files.ROOT)}/NAME.txt "
+        "and the JSON beside it (the Tune your own model page's example)",
+    )
     args = parser.parse_args(argv)
     if not args.template and args.file is None:
         parser.error("give your model file, or --template to print one")
@@ -64,6 +73,11 @@ def main(argv: list[str] | None = None, prog: str = "python -m scripts.tune") ->
     found = runner.tune(args.file, args.only, args.budget, say)
     say("")
     sys.stdout.write(report.to_json(found) if args.json else report.to_text(found))
+    if args.write_page and not (found["error"] or found["interrupted"]):
+        PAGE_DIR.mkdir(parents=True, exist_ok=True)
+        (PAGE_DIR / f"{args.write_page}.txt").write_text(report.to_text(found), encoding="utf-8")
+        (PAGE_DIR / f"{args.write_page}.json").write_text(report.to_json(found), encoding="utf-8")
+        say(f"wrote {PAGE_DIR / args.write_page}.txt and .json")
     if args.html:
         args.html.write_text(report.to_html(found), encoding="utf-8")
         say(f"wrote {args.html}")

@@ -238,3 +238,19 @@ def test_an_interrupted_or_failed_run_says_so():
     text = report.to_text(found)
     assert "error: my_model.py: build_model() is not defined" in text
     assert "Nothing was measured." in text
+
+
+def test_the_pages_example_is_the_committed_runs_report(root):
+    # docs/tune.md shows the text; the JSON beside it is the run. The text must be what the
+    # run's report renders to (never typed), and the run must find the snippet's known factor.
+    folder = root / "docs" / "_generated" / "tune"
+    (run,) = folder.glob("*.json")
+    found = json.loads(run.read_text(encoding="utf-8"))
+    assert run.with_suffix(".txt").read_text(encoding="utf-8") == report.to_text(found)
+    assert (
+        f"docs/_generated/tune/{run.with_suffix('.txt').name}"
+        in (root / "docs" / "tune.md").read_text()
+    )
+    top = analysis.recommendations(found["rows"])[0]
+    assert (top["experiment"], top["arm"]) == ("input", "in_memory") and top["low"] > 1.0
+    assert not found["interrupted"] and not found["error"]

@@ -83,7 +83,8 @@ def to_text(report: dict) -> str:
         lines += ["", *stretch_lines(report["stretch"])]
     notes = list(report.get("notes") or [])
     notes += [f"{r['label']}: {r['note']}" for r in report["rows"] if r["note"]]
-    notes += [f"{experiments.TITLES[n]}: {why}" for n, why in report.get("skipped", {}).items()]
+    skipped = report.get("skipped") or {}
+    notes += [f"{experiments.TITLES[n]}: {skipped[n]}" for n in experiments.ORDER if n in skipped]
     if report.get("interrupted"):
         notes.insert(0, "interrupted (Ctrl-C): the table holds what was measured until then")
     if notes:

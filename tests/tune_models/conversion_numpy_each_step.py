@@ -10,7 +10,8 @@ STEPS_PER_RUN = conversion.STEPS_PER_RUN["small"]
 
 
 def training_data():
+    """Four of the snippet's batches, so that tune's batch-size arms (x2, x4) have data."""
     rng = np.random.default_rng(0)
-    x = rng.standard_normal((conversion.BATCH, 64, 64, 3), dtype=np.float32)
-    y = rng.integers(0, conversion.CLASSES, size=conversion.BATCH)
+    x = rng.standard_normal((4 * conversion.BATCH, 64, 64, 3), dtype=np.float32)
+    y = rng.integers(0, conversion.CLASSES, size=4 * conversion.BATCH)
     return x, y, conversion.BATCH
