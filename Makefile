@@ -20,6 +20,7 @@ help:
 	@echo "make compare        speed-ups of two results files side by side (FILES=\"A.json B.json\")"
 	@echo "make notebooks      re-generate and execute the factor notebooks (docs/notebooks/)"
 	@echo "make doctor         diagnose this repository's .venv (tf-doctor.pyz checks any environment)"
+	@echo "make tune           which of the guide's changes speed up your model (FILE=my_model.py)"
 	@echo "make contribute     noise check, measure, validate, render, test; then what to commit"
 	@echo "make build          build the site into site/ with --strict"
 	@echo "make lock           refresh requirements.txt (pinned, hashed) from pyproject.toml's ranges"
@@ -92,3 +93,10 @@ clean:
 .PHONY: contribute
 contribute: $(STAMP)
 	@$(BIN)/python -m scripts.contribute $(ARGS)
+
+# Run the guide's experiments on your own model (scripts/tuning/template.py shows the file):
+# make tune FILE=my_model.py [ARGS="--only input --budget 120"]
+.PHONY: tune
+tune: $(STAMP)
+	@test -n "$(FILE)" || { echo "make tune needs FILE=your_model.py (python -m scripts.tune --template prints one)"; exit 2; }
+	@$(BIN)/python -m scripts.tune "$(FILE)" $(ARGS)

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from scripts.core import catalog
-from scripts.measuring.measure_child import force
+from scripts.core.rounds import force
 
 SNIPPETS = catalog.measurable_snippets()
 

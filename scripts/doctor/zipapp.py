@@ -1,9 +1,10 @@
 """Build tf-doctor.pyz: the doctor as one file that runs in any Python 3.9+ environment.
 
 `python tf-doctor.pyz` checks the environment it is started with (the reader's own, where
-they train), with the same rules as `python -m scripts.doctor`. The archive holds only the
-standard-library modules the doctor needs, the data they read, and packaging's version
-module (bundled, with its licences). It is built the same way
+they train), with the same rules as `python -m scripts.doctor`; `python tf-doctor.pyz tune
+FILE` is `python -m scripts.tune FILE` (the reader's TensorFlow in child processes). The
+archive holds only the standard-library modules the doctor and tune need, the data they
+read, and packaging's version module (bundled, with its licences). It is built the same way
 every time (sorted members, fixed timestamps), so its SHA-256 changes only with its content.
 
 Usage: python -m scripts.doctor.zipapp [OUT]   (default build/tf-doctor.pyz)
@@ -42,6 +43,20 @@ MEMBERS = (
     "scripts/doctor/rules_keras.py",
     "scripts/doctor/rules_runtime.py",
     "scripts/doctor/tf_child.py",
+    # tune: the command, its stage, and the core modules they use (the child's too)
+    "scripts/tune.py",
+    "scripts/tuning/__init__.py",
+    "scripts/tuning/analysis.py",
+    "scripts/tuning/child.py",
+    "scripts/tuning/experiments.py",
+    "scripts/tuning/model_file.py",
+    "scripts/tuning/report.py",
+    "scripts/tuning/runner.py",
+    "scripts/tuning/template.py",
+    "scripts/core/plain_text.py",
+    "scripts/core/rounds.py",
+    "scripts/core/stats.py",
+    "scripts/core/store.py",
     "data/compatibility.json",
     "data/mac_stacks.json",
     "pyproject.toml",
@@ -49,11 +64,16 @@ MEMBERS = (
 # packaging.version compares versions as pip does; it is bundled (with its licences), so the
 # archive still needs nothing installed. A test checks it imports only the standard library.
 BUNDLED_PACKAGES = {"packaging": ("__init__.py", "version.py")}
-MAIN = '''"""tf-doctor.pyz: check this Python environment's TensorFlow set-up (see --help)."""
+MAIN = '''"""tf-doctor.pyz: check this Python environment's TensorFlow set-up (see --help);
+`tf-doctor.pyz tune FILE` measures which of the guide's changes speed up your model."""
 import sys
 
 if sys.version_info < (3, 9):
     sys.exit("tf-doctor.pyz needs Python 3.9 or later")
+if sys.argv[1:2] == ["tune"]:
+    from scripts.tune import main as tune
+
+    sys.exit(tune(sys.argv[2:], prog="python tf-doctor.pyz tune"))
 from scripts.doctor.__main__ import main
 
 sys.exit(main(prog="python tf-doctor.pyz"))

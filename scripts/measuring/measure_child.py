@@ -12,82 +12,14 @@ from __future__ import annotations
 
 import argparse
 import platform
-import random
 import resource
 import sys
-import time
 import traceback
 from pathlib import Path
 
 from scripts.core import catalog, provenance, stats
 from scripts.core import store as results
-
-
-def force(value: object) -> None:
-    """Wait for a result to exist: asynchronous device work must finish inside the timing."""
-    if isinstance(value, (list, tuple)):
-        for item in value:
-            force(item)
-    elif hasattr(value, "numpy"):
-        value.numpy()
-
-
-def first_calls(run, warmup: int) -> float | None:
-    """Run the warm-up calls; return how long the first one took (None with no warm-up)."""
-    first_call_s = None
-    for _ in range(warmup):
-        start = time.perf_counter()
-        force(run())
-        if first_call_s is None:
-            first_call_s = time.perf_counter() - start
-    return first_call_s
-
-
-def interleaved_rounds(
-    runs: dict,
-    min_rounds: int,
-    max_rounds: int,
-    budget_s: float,
-    seed: int,
-    on_round=None,
-    on_error=None,
-) -> tuple[dict[str, list[float]], dict[str, list[int]]]:
-    """Time every run once per round, in a seeded shuffled order per round.
-
-    Rounds go on until min_rounds are done and either max_rounds are done or the timed runs
-    add up to budget_s per variant. Returns each variant's times and, for each of its times,
-    its position in that round's order. A run that raises is reported to on_error(name,
-    error) and leaves the rounds; on_round(times, positions) is called after every round.
-    """
-    rng = random.Random(seed)
-    active = list(runs)
-    times: dict[str, list[float]] = {name: [] for name in runs}
-    positions: dict[str, list[int]] = {name: [] for name in runs}
-    spent = 0.0
-    rounds = 0
-    while active and (
-        rounds < min_rounds or (rounds < max_rounds and spent < budget_s * len(active))
-    ):
-        order = list(active)
-        rng.shuffle(order)
-        for position, name in enumerate(order):
-            start = time.perf_counter()
-            try:
-                force(runs[name]())
-            except Exception as error:  # the others' rounds go on without it
-                active.remove(name)
-                del times[name], positions[name]
-                if on_error:
-                    on_error(name, error)
-                continue
-            elapsed = time.perf_counter() - start
-            times[name].append(elapsed)
-            positions[name].append(position)
-            spent += elapsed
-        rounds += 1
-        if on_round:
-            on_round(times, positions)
-    return times, positions
+from scripts.core.rounds import first_calls, interleaved_rounds
 
 
 def peak_rss_bytes() -> int:

@@ -155,7 +155,8 @@ def render_from_disk() -> dict[str, str]:
 def stale_files(rendered: dict[str, str], out_dir: Path) -> list[str]:
     """Generated files that differ from the rendering, are missing, or are left over."""
     on_disk = {p.relative_to(out_dir).as_posix() for p in out_dir.rglob("*") if p.is_file()}
-    on_disk -= {p for p in on_disk if p.startswith("doctor/")}  # written by scripts.doctor
+    # written by the commands that ran on the machine: scripts.doctor, scripts.tune
+    on_disk -= {p for p in on_disk if p.startswith(("doctor/", "tune/"))}
     differ = [
         name
         for name, text in rendered.items()

@@ -1,0 +1,90 @@
+"""Run the guide's experiments on your own model and say which change helps (issue 19).
+
+`python -m scripts.tune my_model.py`, `make tune FILE=my_model.py` or
+`python tf-doctor.pyz tune my_model.py`; the file's contract is in scripts/tuning/model_file.py
+and `--template` prints a file to start from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from scripts.core import project_files
+from scripts.tuning import experiments, report, runner
+
+TEMPLATE = project_files.ROOT / "scripts" / "tuning" / "template.py"
+# The worked example on the Tune your own model page: the report of a committed run, written
+# by --write-page on the machine that ran it (never typed), as the doctor's page output is.
+PAGE_DIR = project_files.ROOT / "docs" / "_generated" / "tune"
+
+
+def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Measure which of the guide's changes speed up your model, each an A/B "
+        "with a 95%% interval, on this machine.",
+    )
+    parser.add_argument("file", type=Path, nargs="?", help="your model file (see --template)")
+    parser.add_argument("--template", action="store_true", help="print a model file to copy")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=experiments.ORDER,
+        metavar="EXPERIMENT",
+        help=f"run only this experiment (repeatable): {', '.join(experiments.ORDER)}",
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=runner.DEFAULT_BUDGET_S,
+        metavar="SECONDS",
+        help="about how long the whole run may take; more rounds, narrower intervals "
+        "(default %(default)g)",
+    )
+    parser.add_argument("--json", action="store_true", help="the report as JSON on stdout")
+    parser.add_argument(
+        "--html", type=Path, metavar="FILE", help="also write the report as one HTML page"
+    )
+    parser.add_argument(
+        "--write-page",
+        metavar="NAME",
+        help=f"also write the text report to {PAGE_DIR.relative_to(project_files.ROOT)}/NAME.txt "
+        "and the JSON beside it (the Tune your own model page's example)",
+    )
+    args = parser.parse_args(argv)
+    if not args.template and args.file is None:
+        parser.error("give your model file, or --template to print one")
+    return args
+
+
+def main(argv: list[str] | None = None, prog: str = "python -m scripts.tune") -> int:
+    args = parse_args(argv, prog)
+    if args.template:
+        sys.stdout.write(project_files.read_text(TEMPLATE))
+        return 0
+    # Progress goes to stderr when stdout carries JSON.
+    stream = sys.stderr if args.json else sys.stdout
+
+    def say(line: str) -> None:
+        print(line, file=stream, flush=True)
+
+    found = runner.tune(args.file, args.only, args.budget, say)
+    say("")
+    sys.stdout.write(report.to_json(found) if args.json else report.to_text(found))
+    if args.write_page and not (found["error"] or found["interrupted"]):
+        PAGE_DIR.mkdir(parents=True, exist_ok=True)
+        (PAGE_DIR / f"{args.write_page}.txt").write_text(report.to_text(found), encoding="utf-8")
+        (PAGE_DIR / f"{args.write_page}.json").write_text(report.to_json(found), encoding="utf-8")
+        say(f"wrote {PAGE_DIR / args.write_page}.txt and .json")
+    if args.html:
+        args.html.write_text(report.to_html(found), encoding="utf-8")
+        say(f"wrote {args.html}")
+    if found["error"]:
+        return 2
+    return 130 if found["interrupted"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,200 @@
+"""The experiments tune runs on the reader's model: each a baseline arm (the model and data as
+given) and the arms that change one thing, with the change to make and the guide's section.
+
+Which arms apply depends on facts the first child reports (a dataset or arrays, eager or
+not, XLA on or off, a GPU or not, the core count), so parent and child both ask arms().
+Standard library only: the parent (tf-doctor.pyz) imports it without TensorFlow.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+BASELINE = "as_given"
+ORDER = ("input", "graph", "device", "batch", "threads", "precision", "drift", "correctness")
+# Experiments whose change is global to TensorFlow's runtime (thread pools are fixed when it
+# starts): each of their arms runs in processes of its own, in alternating process rounds.
+ISOLATED = frozenset({"threads", "device"})
+# A mixed-precision arm is recommended only when its loss after STEPS_PER_RUN steps from the
+# same weights and batches is within this share of float32's.
+LOSS_TOLERANCE = 0.02
+# Resident (or GPU) memory that grows by more than this share of where it started, and by at
+# least DRIFT_MIN_GROWTH bytes, from the first third of the stretch to the last is flagged.
+GROWTH_SHARE = 0.05
+DRIFT_MIN_GROWTH = 16 * 2**20
+DRIFT_MIN_ROUNDS = 9  # three thirds of at least three timed runs
+# The GPU's loss and weights after STEPS_PER_RUN steps agree with the CPU's when
+# |gpu - cpu| <= ATOL + RTOL * |cpu|: the tolerance of snippets/correctness/device_agreement.py
+# (docs/gpu-correctness.md, "Why this tolerance"); a test holds the two equal.
+RTOL, ATOL = 1e-3, 1e-5
+
+
+@dataclass(frozen=True)
+class Arm:
+    name: str
+    label: str  # what the arm runs, in the table's words
+    change: str  # what to change in the reader's code if it is faster
+    link: str  # the guide's section that explains it: docs/<page>.md#<anchor>
+
+
+def as_given(label: str = "the model and data as given") -> Arm:
+    return Arm(BASELINE, label, "", "")
+
+
+def arms(experiment: str, facts: dict) -> list[Arm]:
+    """The experiment's arms, baseline first, for the model the facts describe."""
+    return [as_given(), *ARMS[experiment](facts)]
+
+
+def input_arms(facts: dict) -> list[Arm]:
+    if facts.get("data_kind") == "arrays":
+        return [
+            Arm(
+                "in_memory",
+                "the same batches converted to tensors once, held in memory",
+                "convert the arrays to tensors once (tf.data.Dataset.from_tensor_slices(...)"
+                ".batch(...).cache()), not NumPy slices converted every step",
+                "docs/memory.md#converting-numpy-arrays-every-step-or-once",
+            )
+        ]
+    found = [
+        Arm(
+            "in_memory",
+            "the same batches held in memory (no input pipeline)",
+            "make the input pipeline keep up: cache(), prefetch(tf.data.AUTOTUNE), "
+            "map(..., num_parallel_calls=tf.data.AUTOTUNE), or prepare the data once",
+            "docs/input-pipeline.md#what-to-do",
+        )
+    ]
+    if not facts.get("prefetched"):
+        found.append(
+            Arm(
+                "prefetch",
+                "the same pipeline with .prefetch(tf.data.AUTOTUNE) added",
+                "end the dataset with .prefetch(tf.data.AUTOTUNE)",
+                "docs/input-pipeline.md#what-to-do",
+            )
+        )
+    return found
+
+
+def graph_arms(facts: dict) -> list[Arm]:
+    if facts.get("run_eagerly"):
+        # Leaving eager mode first: XLA is a question about the compiled graph, asked once
+        # the model runs as one (a run of tune after the change measures it).
+        return [
+            Arm(
+                "graph",
+                "the same model compiled as a graph (run_eagerly=False)",
+                "drop run_eagerly=True from model.compile (and tf.config.run_functions_eagerly)",
+                "docs/graph-execution.md#a-a-step-made-of-many-small-ops",
+            )
+        ]
+    jit = bool(facts.get("jit_compile"))
+    return [
+        Arm(
+            "xla_off" if jit else "xla_on",
+            f"XLA {'off' if jit else 'on'} (jit_compile={not jit})",
+            f"model.compile(..., jit_compile={not jit})",
+            "docs/graph-execution.md#modelcompilejit_compile-with-fit",
+        )
+    ]
+
+
+def batch_arms(facts: dict) -> list[Arm]:
+    size = facts.get("batch_size") or 0
+    return [
+        Arm(
+            f"batch_x{factor}",
+            f"batches of {size * factor} (x{factor}), in samples per second",
+            f"batch_size={size * factor} (x{factor}); a larger batch changes training: retune "
+            "the learning rate and check the loss",
+            "docs/batch-size.md#what-to-do",
+        )
+        for factor in (2, 4)
+    ]
+
+
+def thread_counts(cores: int | None) -> list[int]:
+    return sorted({n for n in (1, 2, cores or 0) if n >= 1 and n <= (cores or 2)})
+
+
+def threads_arms(facts: dict) -> list[Arm]:
+    cores = facts.get("logical_cores")
+    return [
+        Arm(
+            f"intra_{n}",
+            f"intra-op threads {n}" + (" (all cores)" if n == cores else ""),
+            f"tf.config.threading.set_intra_op_parallelism_threads({n}) at the start",
+            "docs/threads.md#what-to-do",
+        )
+        for n in thread_counts(cores)
+    ]
+
+
+def precision_arms(facts: dict) -> list[Arm]:
+    if facts.get("policy") not in (None, "float32"):
+        return []  # the model already runs a mixed policy
+    return [
+        Arm(
+            f"mixed_{kind}",
+            f"mixed precision, policy mixed_{kind}",
+            f'keras.mixed_precision.set_global_policy("mixed_{kind}") before building the '
+            "model (keep the last layer float32)",
+            "docs/mixed-precision.md#what-to-do",
+        )
+        for kind in ("float16", "bfloat16")
+    ]
+
+
+def device_arms(facts: dict) -> list[Arm]:
+    return [
+        Arm(
+            "cpu_only",
+            "the CPU alone (the GPU hidden)",
+            'tf.config.set_visible_devices([], "GPU") at the start: this model trains faster '
+            "on the CPU",
+            "docs/device-placement.md#cpu-or-gpu-for-your-model",
+        )
+    ]
+
+
+def no_arms(facts: dict) -> list[Arm]:
+    return []
+
+
+def drift_arms(facts: dict) -> list[Arm]:
+    return []  # the model as given alone, over a longer stretch: step time and memory
+
+
+ARMS = {
+    "device": device_arms,
+    "correctness": no_arms,  # a check of the model as given on two devices, not a timing
+    "drift": drift_arms,
+    "input": input_arms,
+    "graph": graph_arms,
+    "batch": batch_arms,
+    "threads": threads_arms,
+    "precision": precision_arms,
+}
+TITLES = {
+    "device": "GPU or CPU",
+    "correctness": "GPU correctness",
+    "drift": "memory and drift",
+    "input": "input pipeline",
+    "graph": "graph execution",
+    "batch": "batch size",
+    "threads": "CPU threads",
+    "precision": "mixed precision",
+}
+
+
+def applicable(experiment: str, facts: dict) -> str | None:
+    """Why an experiment does not apply to this model and machine, or None if it does."""
+    if experiment == "threads" and facts.get("gpu"):
+        return "a GPU is in use: thread counts are a CPU run's experiment"
+    if experiment in ("device", "correctness") and not facts.get("gpu"):
+        return "TensorFlow sees no GPU here"
+    if experiment == "precision" and not precision_arms(facts):
+        return f"the model already uses the {facts.get('policy')} policy"
+    return None

@@ -1,0 +1,283 @@
+"""tune's parent: checks the reader's file, runs each experiment in child processes with the
+reader's Python (and so their TensorFlow), and gathers what they measured into one report.
+
+Standard library only, so tf-doctor.pyz runs it anywhere. A child's progress lines are shown
+as they come; Ctrl-C stops the run and keeps every round measured so far; an experiment
+that fails is reported and the others still run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from scripts.core import project_files, provenance
+from scripts.tuning import analysis, experiments, model_file
+
+DEFAULT_BUDGET_S = 240.0
+MIN_ROUNDS, MAX_ROUNDS = 5, 60
+DRIFT_MAX_ROUNDS = 600
+# An isolated experiment (threads): process rounds, and timed runs in each process.
+PROCESS_ROUNDS, RUNS_PER_PROCESS = 2, 5
+CHECK_TIMEOUT_S = 300.0
+# The child imports the stage from the project (a folder, or tf-doctor.pyz itself) ahead of
+# anything in the reader's working folder.
+BOOT = (
+    "import sys; sys.path.insert(0, {root!r}); "
+    "from scripts.tuning.child import main; sys.exit(main())"
+)
+
+
+class Interrupted(Exception):
+    """Ctrl-C: the run stops; what was measured is kept."""
+
+
+def child_env() -> dict:
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    return env
+
+
+def run_child(
+    path: Path,
+    experiment: str,
+    say: Callable[[str], None],
+    facts: dict | None = None,
+    options: tuple[str, ...] = (),
+    timeout: float = CHECK_TIMEOUT_S,
+) -> dict:
+    """One child's report; its stdout lines are passed to say() as they come."""
+    with tempfile.TemporaryDirectory(prefix="tune-") as tmp:
+        out = Path(tmp) / "report.json"
+        command = [
+            sys.executable, "-c", BOOT.format(root=str(project_files.ROOT)),
+            "--file", str(path), "--experiment", experiment, "--out", str(out),
+            "--facts", json.dumps(facts or {}), *options,
+        ]  # fmt: skip
+        with open(Path(tmp) / "stderr.txt", "w+", encoding="utf-8", errors="replace") as err:
+            child = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=err, text=True, env=child_env(),
+                errors="replace",
+            )  # fmt: skip
+            timed_out = threading.Event()
+            timer = threading.Timer(timeout, lambda: (timed_out.set(), child.kill()))
+            timer.start()
+            interrupted = False
+            try:
+                for line in child.stdout:
+                    say(line.rstrip())
+                child.wait()
+            except KeyboardInterrupt:
+                interrupted = True
+                child.send_signal(signal.SIGINT)  # it writes what it has and stops
+                try:
+                    child.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    child.wait()
+            finally:
+                timer.cancel()
+            err.seek(0)
+            stderr_tail = [line.strip() for line in err.read().splitlines() if line.strip()][-3:]
+        report = read_report(out)
+    if interrupted:
+        report["interrupted"] = True
+    elif child.returncode not in (0, 1) and not report.get("error"):
+        why = f"timed out after {timeout:.0f} s" if timed_out.is_set() else "stopped"
+        report["error"] = (
+            f"{experiment}: the child process {why} (exit status {child.returncode})"
+            + (f": {' | '.join(stderr_tail)}" if stderr_tail else "")
+        )
+    return report
+
+
+def read_report(out: Path) -> dict:
+    try:
+        return json.loads(out.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"arms": {}, "error": None}
+
+
+def rounds_options(budget_s: float, experiment: str = "", seed: int = 0) -> tuple[str, ...]:
+    low, high = MIN_ROUNDS, MAX_ROUNDS
+    if experiment == "drift":  # one arm over a longer stretch, in thirds
+        low, high = experiments.DRIFT_MIN_ROUNDS, DRIFT_MAX_ROUNDS
+    return (
+        "--min-rounds", str(low), "--max-rounds", str(high),
+        "--budget", f"{budget_s:.3f}", "--seed", str(seed),
+    )  # fmt: skip
+
+
+def arm_options(arm: str) -> list[str]:
+    """What an isolated arm sets before TensorFlow's runtime starts."""
+    if arm.startswith("intra_"):
+        return ["--intra-threads", arm[len("intra_") :]]
+    if arm == "cpu_only":
+        return ["--hide-gpu"]
+    return []
+
+
+def run_isolated(
+    path: Path, experiment: str, facts: dict, say: Callable[[str], None], timeout: float
+) -> dict:
+    """Each arm in processes of its own, in process rounds (order shuffled per round, seeded);
+    every process times the same number of runs, so the arms' runs pair in order."""
+    arms = experiments.arms(experiment, facts)
+    merged: dict = {"arms": {a.name: {"label": a.label} for a in arms}, "error": None}
+    rng = random.Random(0)
+    for number in range(PROCESS_ROUNDS):
+        order = [a for a in arms if "error" not in merged["arms"][a.name]]
+        rng.shuffle(order)
+        names = ", ".join(a.name for a in order)
+        say(f"  {experiment}: process round {number + 1}/{PROCESS_ROUNDS}: {names}")
+        for arm in order:
+            options = ["--arm", arm.name, "--min-rounds", str(RUNS_PER_PROCESS)]
+            options += ["--max-rounds", str(RUNS_PER_PROCESS), "--budget", "0"]
+            options += arm_options(arm.name)
+            report = run_child(path, experiment, say, facts, tuple(options), timeout)
+            got = (report.get("arms") or {}).get(arm.name) or {}
+            entry = merged["arms"][arm.name]
+            if report.get("error") or "error" in got:
+                entry["error"] = got.get("error") or report["error"]
+            elif got.get("times_s"):
+                entry["samples_per_run"] = got["samples_per_run"]
+                entry.setdefault("times_s", []).extend(got["times_s"])
+            if report.get("interrupted"):
+                merged["interrupted"] = True
+                return merged
+    return merged
+
+
+def plan(only: list[str] | None, facts: dict) -> tuple[list[str], dict[str, str]]:
+    """The experiments to run, in order, and why the others are not run."""
+    chosen, skipped = [], {}
+    for name in experiments.ORDER:
+        why = experiments.applicable(name, facts)
+        why = why or (None if not only or name in only else "not chosen (--only)")
+        if why:
+            skipped[name] = why
+        else:
+            chosen.append(name)
+    return chosen, skipped
+
+
+def tune(
+    path: Path,
+    only: list[str] | None = None,
+    budget_s: float = DEFAULT_BUDGET_S,
+    say: Callable[[str], None] = print,
+    probe: provenance.Probe | None = None,
+) -> dict:
+    """Check the file, run the experiments and return the report (see report.py); probe
+    stands for the operating system where tests fake a Mac."""
+    started = time.perf_counter()
+    report: dict = {
+        "tool": "tune",
+        "file": str(path),
+        "date": provenance.utc_now(),
+        "machine": provenance.collect_machine(probe),
+        "software": provenance.collect_software(probe),
+        "budget_s": budget_s,
+        "experiments": {},
+        "skipped": {},
+        "rows": [],
+        "notes": [],
+        "interrupted": False,
+        "error": None,
+    }
+    try:
+        model_file.check_source(path)
+    except model_file.ModelFileError as error:
+        report["error"] = str(error)
+        return report
+    if importlib.util.find_spec("tensorflow") is None:
+        report["error"] = (
+            f"TensorFlow is not installed for {sys.executable}; tune runs your model with the "
+            "TensorFlow of the Python that runs it: start it with the Python you train with"
+        )
+        return report
+    say(f"tune: checking {path} (imports it, builds the model, takes one training step)")
+    check = run_child(path, "check", say)
+    startup_s = time.perf_counter() - started
+    if check.get("interrupted"):
+        report["interrupted"] = True
+        return report
+    if check.get("error") or not check.get("facts"):
+        report["error"] = check.get("error") or f"{path}: the check stopped without a report"
+        return report
+    facts = report["facts"] = check["facts"]
+    provenance.set_devices(report["machine"], facts["devices"])
+    note = mac_gpu_note(report["machine"], report["software"], facts)
+    if note:
+        report["notes"].append(note)
+    chosen, report["skipped"] = plan(only, facts)
+    try:
+        for index, name in enumerate(chosen):
+            left = max(0.0, budget_s - (time.perf_counter() - started))
+            share = left / (len(chosen) - index)
+            arms = experiments.arms(name, facts)
+            names = ", ".join(a.name for a in arms)
+            say(f"[{index + 1}/{len(chosen)}] {experiments.TITLES[name]}: {names}")
+            timeout = max(CHECK_TIMEOUT_S, 4 * share + 60)
+            if name in experiments.ISOLATED:
+                measured = run_isolated(path, name, facts, say, timeout)
+            else:
+                per_arm = max(0.2, (share - 1.5 * startup_s) / len(arms))
+                options = rounds_options(per_arm, name)
+                measured = run_child(path, name, say, facts, options, timeout)
+            report["experiments"][name] = measured
+            if measured.get("interrupted"):
+                raise Interrupted
+    except (Interrupted, KeyboardInterrupt):
+        report["interrupted"] = True
+        done = set(report["experiments"])
+        for name in chosen:
+            if name not in done:
+                report["skipped"][name] = "not run (interrupted)"
+    finish(report)
+    report["seconds"] = round(time.perf_counter() - started, 1)
+    return report
+
+
+def finish(report: dict) -> None:
+    """Rows and notes from what the experiments measured."""
+    rows = []
+    for name, measured in report["experiments"].items():
+        if measured.get("error"):  # arms measured before a crash are still compared
+            report["notes"].append(f"{experiments.TITLES[name]} failed: {measured['error']}")
+        rows += analysis.rows_for(name, measured, report["facts"])
+        if name == "drift":
+            report["stretch"] = analysis.stretch(measured, report["facts"])
+        if name == "correctness" and measured.get("agreement"):
+            report["correctness"] = measured["agreement"]
+    share = analysis.input_share(rows)
+    if share:
+        report["notes"].append(share)
+    report["rows"] = [row.as_dict() for row in analysis.ranked(rows)]
+
+
+def mac_gpu_note(machine: dict, software: dict, facts: dict) -> str | None:
+    """On an Apple-silicon Mac where TensorFlow sees no GPU, why, and where the guide says more:
+    the GPU experiments are then skipped."""
+    if machine.get("os") != "Darwin" or machine.get("arch") != "arm64" or facts.get("gpu"):
+        return None
+    metal = software.get("tensorflow_metal")
+    why = (
+        f"tensorflow-metal {metal} is installed but TensorFlow lists no GPU"
+        if metal
+        else "tensorflow-metal is not installed"
+    )
+    return (
+        f"no GPU on this Mac: {why}, so the GPU experiments were not run "
+        "(docs/setup.md#check-that-tensorflow-sees-the-gpu; python tf-doctor.pyz says more)"
+    )

@@ -1,0 +1,22 @@
+"""The overhead benchmark runs (its numbers are a benchmark's, read by people, never asserted:
+a timed test on shared cores would fail for the machine's reasons, not tune's)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+
+def test_the_overhead_benchmark_runs(root):
+    done = subprocess.run(
+        [sys.executable, "-m", "scripts.tuning.overhead", "scripts/tuning/template.py",
+         "--budget", "0"],
+        cwd=root, env=dict(os.environ, PYTHONPATH=str(root), TF_CPP_MIN_LOG_LEVEL="2"),
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr
+    assert re.search(
+        r"scripts/tuning/template.py: \d\.\d{4} \(\d\.\d{4}-\d\.\d{4}\), 20 rounds", done.stdout
+    )
