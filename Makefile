@@ -27,13 +27,16 @@ help:
 
 # uv first (pip checks its hashes, taken from the lock), then uv installs the lock with hashes
 # required, then the project itself without dependencies (its build uses the locked setuptools).
+# Bytecode is compiled once here: with PYTHONDONTWRITEBYTECODE set, every test process that
+# imports TensorFlow would otherwise compile it from source again.
 $(STAMP): pyproject.toml $(LOCK)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -c 'import sys; v = sys.version_info[:2]; (3, 11) <= v < (3, 13) or sys.exit( \
 		"Python %d.%d: $(LOCK) covers 3.11 and 3.12; rm -rf $(VENV), make PYTHON=python3.12" % v)'
 	@sed -n '/^uv==/,/^ *#/p' $(LOCK) | grep -v '^ *#' > $(VENV)/uv-requirement.txt
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(VENV)/uv-requirement.txt
-	$(BIN)/uv pip install --quiet --python $(BIN)/python --require-hashes -r $(LOCK)
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --require-hashes --compile-bytecode \
+		-r $(LOCK)
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation .
 	@touch $(STAMP)
 
