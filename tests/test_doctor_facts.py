@@ -242,7 +242,7 @@ def test_plugin_lines_and_onednn_come_from_stderr():
 )
 def test_pins_come_from_pyproject(python, metal):
     pins = facts.project_pins((facts.ROOT / "pyproject.toml").read_text(), python)
-    assert (pins.python_min, pins.python_below) == ("3.10", "3.13")
+    assert (pins.python_min, pins.python_below) == ("3.11", "3.13")
     assert (pins.tensorflow, pins.keras, pins.metal) == ("2.16.2", "3.10.0", metal)
 
 
