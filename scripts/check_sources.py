@@ -34,7 +34,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scripts.core import plain_text, sources
+from scripts.core import sources
+from scripts.core.sources import escaped as _cell
 
 USER_AGENT = "tf-apple-silicon-guide source check (python urllib)"
 TIMEOUT_S = 30
@@ -214,10 +215,6 @@ def check(ledger: dict, fetch: Fetch = fetch_url, only: set[str] | None = None) 
                 if not found(quote, text):
                     report.missing.append((entry, {**item, "quote": quote}))
     return report
-
-
-def _cell(text) -> str:
-    return plain_text.escape(sources.fold(text))
 
 
 def markdown(report: Report, today: str) -> str:

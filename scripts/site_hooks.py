@@ -73,13 +73,11 @@ _LEDGER: dict = {}
 
 def on_pre_build(config):
     """Read the source ledger once per build (again on each rebuild of `mkdocs serve`)."""
-    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT))  # the hooks run inside mkdocs, not from the project root
     from scripts.core import sources
-    from scripts.rendering import citations
 
-    sources._load_cached.cache_clear()
     try:
-        _LEDGER["ledger"] = citations.load_ledger()
+        _LEDGER["ledger"] = sources.load()
     except sources.SourcesError as error:
         raise PluginError(str(error)) from error
 
@@ -90,7 +88,7 @@ def _page_file(page) -> str:
 
 def on_files(files, config):
     """Build tf-doctor.pyz for this site and add it to the files the site publishes."""
-    sys.path.insert(0, str(ROOT))  # the hook runs inside mkdocs, not from the project root
+    sys.path.insert(0, str(ROOT))
     from scripts.doctor import zipapp
 
     out = Path(tempfile.mkdtemp(prefix="tf-doctor-")) / zipapp.NAME

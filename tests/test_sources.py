@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def ledger() -> dict:
-    assert sources.LEDGER.exists(), "data/sources.yml is missing: merge data/sources-parts/ into it"
+    assert sources.LEDGER.exists(), "data/sources.yml is missing"
     return sources.load()
 
 

@@ -24,14 +24,14 @@ import datetime
 import json
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+from scripts.core import plain_text
+from scripts.core.catalog import ROOT
+
 LEDGER = ROOT / "data" / "sources.yml"
-PARTS_DIR = "data/sources-parts"  # the helpers' drafts of the ledger, merged into LEDGER
 
 # Kinds, in the order the Sources page shows them, with that page's heading for each.
 KINDS = {
@@ -101,9 +101,7 @@ def date_problem(value, full: bool = False) -> str | None:
     if full and len(text) != 10:
         return f"must be a full date, YYYY-MM-DD (found {text!r})"
     try:
-        datetime.date.fromisoformat((text + "-01-01")[:10] if len(text) < 10 else text)
-        if len(text) == 7:
-            datetime.date.fromisoformat(text + "-01")
+        datetime.date.fromisoformat((text + "-01-01")[:10])
     except ValueError:
         return f"is not a calendar date ({text!r})"
     return None
@@ -230,18 +228,17 @@ def problems(data, root: Path | None = None) -> list[str]:
     return found
 
 
-@cache
-def _load_cached(path: Path, root: Path | None) -> dict:
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+def load(path: Path = LEDGER, root: Path | None = ROOT) -> dict:
+    """The ledger, checked; raises SourcesError listing every problem."""
+    path = Path(path)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as error:
+        raise SourcesError(f"{path.name}: not valid YAML ({error})") from error
     found = problems(data, root)
     if found:
         raise SourcesError(f"{path.name}: " + "\n  ".join(["not valid:", *found]))
     return data
-
-
-def load(path: Path = LEDGER, root: Path | None = ROOT) -> dict:
-    """The ledger, checked; raises SourcesError listing every problem."""
-    return _load_cached(Path(path), root)
 
 
 def by_id(ledger: dict) -> dict[str, dict]:
@@ -320,15 +317,13 @@ def _data_strings(value, key: str | None = None):
 
 def cited_files(root: Path = ROOT) -> list[Path]:
     """The files whose external addresses must all be in the ledger (or allowed): the pages,
-    the data files (not the ledger itself or its drafts), and the doctor, which prints the
+    the data files (not the ledger itself), and the doctor, which prints the
     addresses it reads. Notebooks are left out: their outputs are TensorFlow's own messages.
     """
     data = [
         p
         for p in sorted((root / "data").rglob("*"))
-        if p.suffix in (".yml", ".yaml", ".json")
-        and p != root / "data" / "sources.yml"
-        and not p.relative_to(root).as_posix().startswith(PARTS_DIR)
+        if p.suffix in (".yml", ".yaml", ".json") and p != root / "data" / "sources.yml"
     ]
     return [
         *sorted((root / "docs").glob("*.md")),
@@ -441,6 +436,11 @@ def quotes(item: dict) -> list[str]:
         (int(k.split("_")[1]), v) for k, v in item.items() if re.fullmatch(r"quote_\d+", str(k))
     )
     return [item["quote"], *(v for _, v in more)]
+
+
+def escaped(text: str) -> str:
+    """A ledger string folded to one line and escaped for a Markdown page."""
+    return plain_text.escape(fold(text))
 
 
 def fold(text: str) -> str:

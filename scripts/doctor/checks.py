@@ -47,7 +47,7 @@ SYMPTOMS = "docs/symptoms.md"
 CORRECTNESS = "docs/gpu-correctness.md"
 FUSED_DENSE_CHECK = f"{VERSIONS}#the-fused-dense-bug-a-check-you-can-run"
 
-# --- the sources a check prints (each in the ledger, data/sources-parts/doctor.yml) ----------
+# --- the sources a check prints (each in the ledger, data/sources.yml) ----------
 
 ROSETTA_DOC = (
     "https://developer.apple.com/documentation/apple-silicon/"

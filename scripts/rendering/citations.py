@@ -24,22 +24,15 @@ import re
 from pathlib import Path
 
 from scripts.core import sources
+from scripts.rendering.sources_page import PAGE as SOURCES_PAGE
 
 ANCHOR = re.compile(r"<a\s[^>]*>", re.IGNORECASE)
 HREF = re.compile(r'\shref="([^"]*)"', re.IGNORECASE)
 HAS_TITLE = re.compile(r"\stitle=", re.IGNORECASE)
-SOURCES_PAGE = "docs/sources.md"
 
 
 class CitationError(ValueError):
     """A page cites an id the ledger does not have."""
-
-
-def load_ledger(path: Path = sources.LEDGER, root: Path = sources.ROOT) -> dict:
-    """The ledger, or an empty one when data/sources.yml does not exist yet."""
-    if not Path(path).exists():
-        return {"sources": [], "not_sources": []}
-    return sources.load(path, root)
 
 
 def page_files(page_file: str, markdown: str, root: Path = sources.ROOT) -> list[str]:

@@ -109,11 +109,8 @@ def render_all(
         files[mac_stacks.OUTPUT] = mac_stacks.render()
         files[mac_stacks.RECOMMENDATION_OUTPUT] = mac_stacks.render_recommendation()
     files[symptoms.OUTPUT], files[symptoms.TOP_OUTPUT] = symptoms.render(), symptoms.render_top()
-    ledger = root / "data" / "sources.yml"
-    files[sources_page.OUTPUT] = (  # the Sources page's list, from data/sources.yml
-        sources_page.render(sources.load(ledger, root), files, root)
-        if ledger.exists()
-        else "No source ledger yet: data/sources.yml does not exist.\n"
+    files[sources_page.OUTPUT] = sources_page.render(  # the Sources page's list
+        sources.load(root / "data" / "sources.yml", root), files, root
     )
     # Published figures (reported/<page>.md, results/reported.md) are tables of other
     # sources' numbers: out of search for the same reason as measured tables.

@@ -13,17 +13,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scripts.core import plain_text, sources
+from scripts.core import sources
+from scripts.core.sources import escaped as _text
 
 OUTPUT = "sources.md"  # under docs/_generated/
 PAGE = "docs/sources.md"  # the page that includes it, which is not a page that uses sources
 DOCTOR_FILES = "scripts/doctor/"
 SEARCH_EXCLUDED = "<div markdown data-search-exclude>"
 HEADING = re.compile(r"^# (.+?)\s*(?:\{[^}]*\})?\s*$", re.MULTILINE)
-
-
-def _text(value) -> str:
-    return plain_text.escape(sources.fold(value))
 
 
 def page_title(markdown: str, file: str) -> str:
@@ -78,7 +75,9 @@ def render(ledger: dict, fragments: dict[str, str] | None = None, root: Path = s
     titles = {file: _text(page_title(text, file)) for file, text in pages.items()}
     using = pages_using(ledger, pages, fragments, root)
     rendered_into = data_pages(pages, root)
-    usage = sources.usage(root)
+    doctor = sources.Usage()  # which sources the doctor's messages print
+    for path in sorted((root / DOCTOR_FILES).glob("*.py")):
+        sources.file_usage(path, root, doctor)
 
     def page_link(file: str) -> str:
         return f"[{titles[file]}]({file.removeprefix('docs/')})"
@@ -104,7 +103,7 @@ def render(ledger: dict, fragments: dict[str, str] | None = None, root: Path = s
         lines += [f"## {sources.KINDS[kind]} {{#{kind}}}", "", SEARCH_EXCLUDED, ""]
         for entry in sorted(by_kind[kind], key=by_title):
             used = [page_link(file) for file in using[entry["id"]]]
-            if any(f.startswith(DOCTOR_FILES) for f in sources.users(entry, usage)):
+            if any(f.startswith(DOCTOR_FILES) for f in sources.users(entry, doctor)):
                 used.append("[the doctor](doctor.md)'s messages")
             lines += source_lines(entry, used, lambda where, e=entry: where_text(where, e["id"]))
         lines += ["</div>", ""]
