@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from scripts.core.project_files import ROOT
 from scripts.core.provenance import file_sha256
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 SNIPPETS_DIR = ROOT / "snippets"
 
 

@@ -36,10 +36,10 @@ ANALOGUE_NOTE = "(not a test of the Mac claim)"
 # or above 1) is at least NO_DIFFERENCE, and one that says "no slower" (a lower bound at or
 # below 1) is at most 1 / NO_DIFFERENCE. A bound of exactly 1.00 cannot be supported when
 # the true speed-up is 1.00: the interval straddles it and the verdict flips between runs.
-# 10% is the drift `make compare` already treats as not flagged between two runs on one
-# machine (scripts/core/comparison.py, DRIFT_FLAG_PERCENT), so a smaller difference is one
-# this guide's own numbers do not reproduce. A range may ask for more (1.33 for
-# "substantially"), never for less.
+# 10% is the drift `make compare` already left unflagged between two runs on one machine
+# (scripts/core/comparison.py now derives DRIFT_FLAG_PERCENT from this constant), so a
+# smaller difference is one this guide's own numbers do not reproduce. A range may ask for
+# more (1.33 for "substantially"), never for less.
 NO_DIFFERENCE = 1.10
 
 

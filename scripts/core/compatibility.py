@@ -13,7 +13,7 @@ from pathlib import Path
 
 from scripts.core import project_files, version_order
 
-DATA = Path(__file__).resolve().parents[2] / "data" / "compatibility.json"
+DATA = project_files.ROOT / "data" / "compatibility.json"
 
 
 def version_tuple(text: str | None) -> tuple[int, ...]:

@@ -11,9 +11,9 @@ from functools import cache
 from pathlib import Path
 
 from scripts.core import project_files
-from scripts.core.compatibility import minor, same_version, version_tuple
+from scripts.core.compatibility import minor, same_version
 
-DATA = Path(__file__).resolve().parents[2] / "data" / "mac_stacks.json"
+DATA = project_files.ROOT / "data" / "mac_stacks.json"
 OUTPUT = "setup/stacks.md"
 RECOMMENDATION_OUTPUT = "setup/recommendation.md"
 ASPECTS = {
@@ -78,10 +78,13 @@ def recommended(data: dict | None = None) -> dict:
     return next(s for s in data["stacks"] if s["id"] == data["recommended"])
 
 
+def _python_in(low: str, high: str, python: str | None) -> bool:
+    return minor(low) <= minor(python) <= minor(high)
+
+
 def python_fits(stack: dict, python: str | None) -> bool:
     """Whether every package of the stack has a wheel for this Python (its recorded range)."""
-    low, high = stack["python"]
-    return minor(low) <= minor(python) <= minor(high)
+    return _python_in(*stack["python"], python)
 
 
 def for_python(python: str | None, data: dict | None = None) -> dict | None:
@@ -108,7 +111,7 @@ def metal_installs(metal: str | None, python: str | None, data: dict | None = No
     span = metal_wheels(metal, data)
     if span is None or not python:
         return span is not None
-    return version_tuple(span[0])[:2] <= minor(python) <= version_tuple(span[1])[:2]
+    return _python_in(span[0], span[1], python)
 
 
 def install_command(stack: dict) -> str:

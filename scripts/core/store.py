@@ -10,10 +10,10 @@ import re
 import tempfile
 from pathlib import Path
 
-from scripts.core import plain_text, provenance
+from scripts.core import plain_text, project_files, provenance
 
 SCHEMA_VERSION = 1
-RESULTS_DIR = Path(__file__).resolve().parent.parent.parent / "results"
+RESULTS_DIR = project_files.ROOT / "results"
 
 REQUIRED_MACHINE = (
     "id", "description", "os", "os_version", "arch", "cpu_model", "logical_cores",
@@ -39,10 +39,6 @@ CPU_FEATURE = re.compile(r"[a-z0-9_.]{1,40}")
 # Where the snippet was (relative to the project, or absolute for one outside it); no "..".
 SNIPPET_PATH = re.compile(r"/?(?!\.\.(/|$))[\w.\-]+(?:/(?!\.\.(/|$))[\w.\-]+)*\.py")
 MACHINE_TEXT = ("description", "os", "os_version", "arch", "cpu_model")
-MACHINE_COUNTS = (
-    "logical_cores", "physical_cores", "performance_cores", "efficiency_cores", "ram_bytes",
-    "gpu_cores",
-)  # fmt: skip
 # Optional: only Macs (and hosted CI runners) record these; every text one is plain text.
 MACHINE_OPTIONAL_TEXT = ("power_source", "tensorflow_metal", "hosted_runner")
 MACHINE_OPTIONAL_FLAGS = ("low_power_mode", "metal_gpu")
@@ -53,8 +49,12 @@ COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 # and 80 GPU cores; two-socket servers have a few hundred threads), so a count above it is
 # a typing or forging error, not hardware.
 MAX_CORES = 4096
-MAX_GPU_CORES = 4096
 MAX_RAM_BYTES = 2**50  # 1 PiB
+# The machine's counts, each with the most any machine has.
+MACHINE_COUNTS = {
+    "logical_cores": MAX_CORES, "physical_cores": MAX_CORES, "performance_cores": MAX_CORES,
+    "efficiency_cores": MAX_CORES, "ram_bytes": MAX_RAM_BYTES, "gpu_cores": MAX_CORES,
+}  # fmt: skip
 
 
 class ResultsError(ValueError):
@@ -176,12 +176,6 @@ def _count(value: object, where: str) -> None:
         raise ResultsError(f"{where}: expected a whole number >= 0 or null, got {value!r}")
 
 
-MACHINE_LIMITS = {
-    "logical_cores": MAX_CORES, "physical_cores": MAX_CORES, "performance_cores": MAX_CORES,
-    "efficiency_cores": MAX_CORES, "gpu_cores": MAX_GPU_CORES, "ram_bytes": MAX_RAM_BYTES,
-}  # fmt: skip
-
-
 def _commit(value: object, where: str) -> None:
     if not isinstance(value, str) or not COMMIT.fullmatch(value):
         raise ResultsError(
@@ -202,13 +196,13 @@ def machine_id_problem(machine: dict) -> str | None:
     of its hardware when two machines share a name (provenance.distinct_id); a file named
     for one machine but describing another would put its numbers under the wrong name.
     """
-    expected = provenance.machine_id(machine)
-    if machine["id"] in (expected, f"{expected}-{provenance.fingerprint(machine)}"):
+    expected, fingerprint = provenance.machine_id(machine), provenance.fingerprint(machine)
+    if machine["id"] in (expected, f"{expected}-{fingerprint}"):
         return None
     return (
         f"{machine['id']!r} does not name the machine this block describes: expected "
         f"{expected!r}, or {expected!r} with its fingerprint "
-        f"'-{provenance.fingerprint(machine)}' (provenance.machine_id)"
+        f"'-{fingerprint}' (provenance.machine_id)"
     )
 
 
@@ -223,9 +217,9 @@ def check_machine(machine: object, where: str) -> None:
     _text(machine["id"], f"{where}.id", pattern=MACHINE_ID)
     for key in MACHINE_TEXT:
         _text(machine[key], f"{where}.{key}")
-    for key in MACHINE_COUNTS:
+    for key, limit in MACHINE_COUNTS.items():
         _optional(_count, machine.get(key), f"{where}.{key}")
-        _optional(_at_most, machine.get(key), f"{where}.{key}", MACHINE_LIMITS[key])
+        _optional(_at_most, machine.get(key), f"{where}.{key}", limit)
     logical, physical = machine.get("logical_cores"), machine.get("physical_cores")
     if logical is not None and physical is not None and physical > logical:
         raise ResultsError(

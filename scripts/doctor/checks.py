@@ -198,12 +198,16 @@ def mac_stack_fix(f: Facts) -> str:
     return f"the recommended stack: {command}" if on_recommended_python(f) else command
 
 
+def installable_metal(f: Facts) -> str | None:
+    """The tensorflow-metal that fits this TensorFlow, if it has a wheel for this Python."""
+    suggest = metal_to_suggest(f)
+    return suggest if suggest and mac_stacks.metal_installs(suggest, f.python) else None
+
+
 def metal_install(f: Facts) -> str | None:
     """Install the tensorflow-metal that fits this TensorFlow, if it has a wheel for this Python."""
-    suggest = metal_to_suggest(f)
-    if suggest and mac_stacks.metal_installs(suggest, f.python):
-        return f'python -m pip install "tensorflow-metal=={suggest}"'
-    return None
+    metal = installable_metal(f)
+    return f'python -m pip install "tensorflow-metal=={metal}"' if metal else None
 
 
 def no_metal_fix(f: Facts) -> str:

@@ -26,7 +26,7 @@ from scripts.core import project_files, provenance
 from scripts.core.compatibility import version_tuple
 from scripts.doctor import tf_child
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = project_files.ROOT
 CHILD_TIMEOUT_S = 60.0
 DISK_TIMEOUT_S = 5.0
 

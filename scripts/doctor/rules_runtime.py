@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import signal
 
-from scripts.core import mac_stacks
 from scripts.doctor.checks import (
     AVX_GUARD,
     AVX_GUARD_ISSUE,
@@ -22,6 +21,7 @@ from scripts.doctor.checks import (
     Check,
     Status,
     install_command,
+    installable_metal,
     is_arm_mac,
     is_mac,
     metal_install,
@@ -158,9 +158,7 @@ def check_gpu(f: Facts) -> Check:
         if gpus:
             return Check("gpu", Status.PASS, f"{', '.join(gpus)} listed: the Metal plugin loaded")
         log = f": {f.tf.plugin_log[0]}" if f.tf.plugin_log else ""
-        suggest = metal_to_suggest(f) or metal
-        if not mac_stacks.metal_installs(suggest, f.python):
-            suggest = metal  # installed, so its wheel exists for this Python
+        suggest = installable_metal(f) or metal  # installed, so its wheel fits this Python
         return Check(
             "gpu",
             Status.FAIL,

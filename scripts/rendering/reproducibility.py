@@ -3,10 +3,7 @@ results/reproducibility/, compared speed-up by speed-up (scripts/core/comparison
 
 from __future__ import annotations
 
-from scripts.core import store as results
 from scripts.core.comparison import compare, summary, table
-
-REPRODUCIBILITY_DIR = results.RESULTS_DIR / "reproducibility"
 
 
 def run_dates(data: dict) -> str:
