@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from scripts.core import project_files
+from scripts.core import store as results
 from scripts.tuning import experiments, report, runner
 
 TEMPLATE = project_files.ROOT / "scripts" / "tuning" / "template.py"
@@ -72,11 +73,12 @@ def main(argv: list[str] | None = None, prog: str = "python -m scripts.tune") ->
 
     found = runner.tune(args.file, args.only, args.budget, say)
     say("")
-    sys.stdout.write(report.to_json(found) if args.json else report.to_text(found))
+    text = report.to_text(found)
+    sys.stdout.write(report.to_json(found) if args.json else text)
     if args.write_page and not (found["error"] or found["interrupted"]):
         PAGE_DIR.mkdir(parents=True, exist_ok=True)
-        (PAGE_DIR / f"{args.write_page}.txt").write_text(report.to_text(found), encoding="utf-8")
-        (PAGE_DIR / f"{args.write_page}.json").write_text(report.to_json(found), encoding="utf-8")
+        (PAGE_DIR / f"{args.write_page}.txt").write_text(text, encoding="utf-8")
+        results.write_json_atomic(PAGE_DIR / f"{args.write_page}.json", found)
         say(f"wrote {PAGE_DIR / args.write_page}.txt and .json")
     if args.html:
         args.html.write_text(report.to_html(found), encoding="utf-8")

@@ -405,6 +405,21 @@ def git_state(root: Path, probe: Probe | None = None) -> dict:
     }
 
 
+def peak_rss_bytes() -> int:
+    """This process's peak resident memory so far (the kernel's own high-water mark)."""
+    import resource  # Unix only; the callers run on macOS and Linux
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak if platform.system() == "Darwin" else peak * 1024  # Linux reports KiB
+
+
+def tf_device_names(tf) -> list[str]:
+    """The physical devices this TensorFlow sees, as 'CPU:0', 'GPU:0'."""
+    return [
+        f"{d.device_type}:{d.name.rsplit(':', 1)[-1]}" for d in tf.config.list_physical_devices()
+    ]
+
+
 def file_sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 

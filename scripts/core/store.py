@@ -61,10 +61,15 @@ class ResultsError(ValueError):
     """A results file that is missing, malformed or inconsistent; the message names the field."""
 
 
+def json_text(data: dict) -> str:
+    """The project's JSON form: indented, keys sorted, no NaN or infinity."""
+    return json.dumps(data, indent=2, sort_keys=True, allow_nan=False) + "\n"
+
+
 def write_json_atomic(path: Path, data: dict) -> None:
     """Write JSON to a temporary file beside `path`, then rename it over `path`."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(data, indent=2, sort_keys=True, allow_nan=False) + "\n"
+    text = json_text(data)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

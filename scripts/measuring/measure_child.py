@@ -11,8 +11,6 @@ only the round at hand; a variant that fails is reported and the others go on.
 from __future__ import annotations
 
 import argparse
-import platform
-import resource
 import sys
 import traceback
 from pathlib import Path
@@ -22,21 +20,13 @@ from scripts.core import store as results
 from scripts.core.rounds import first_calls, interleaved_rounds
 
 
-def peak_rss_bytes() -> int:
-    """This process's peak resident memory so far (the kernel's own high-water mark)."""
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak if platform.system() == "Darwin" else peak * 1024  # Linux reports KiB
-
-
 def tf_devices() -> list[str]:
     """The physical devices TensorFlow sees (none listed if the snippet does not use TensorFlow)."""
     if "tensorflow" not in sys.modules:
         return []
     import tensorflow as tf
 
-    return [
-        f"{d.device_type}:{d.name.rsplit(':', 1)[-1]}" for d in tf.config.list_physical_devices()
-    ]
+    return provenance.tf_device_names(tf)
 
 
 def summary_of(module, variant: str, args, times, positions, examples, first) -> dict:
@@ -44,7 +34,7 @@ def summary_of(module, variant: str, args, times, positions, examples, first) ->
     summary = stats.summarize(times, examples)
     summary["round_positions"] = list(positions)
     summary["first_call_s"] = first
-    summary["peak_rss_bytes"] = peak_rss_bytes()
+    summary["peak_rss_bytes"] = provenance.peak_rss_bytes()
     flops = module.flops(variant, args.size) if hasattr(module, "flops") else None
     if flops:
         stats.add_flops(summary, flops)

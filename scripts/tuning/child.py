@@ -14,12 +14,11 @@ import argparse
 import itertools
 import json
 import os
-import resource
 import sys
 import time
 from pathlib import Path
 
-from scripts.core import rounds
+from scripts.core import provenance, rounds
 from scripts.core import store as results
 from scripts.tuning import experiments, model_file
 from scripts.tuning.model_file import ModelFileError, one_line
@@ -40,6 +39,8 @@ class Setup:
         self.module = model_file.load_module(path)
         self.steps = model_file.steps_per_run(self.module, path)
         self.package: str | None = None
+        self._data: model_file.TrainingData | None = None
+        self._batch_size: int | None = None
         import tensorflow as tf
 
         self.tf = tf
@@ -67,7 +68,10 @@ class Setup:
         return model
 
     def data(self) -> model_file.TrainingData:
-        return model_file.training_data(self.module, self.path)
+        """training_data(), called once: every arm reads the same dataset or arrays anew."""
+        if self._data is None:
+            self._data = model_file.training_data(self.module, self.path)
+        return self._data
 
     def batches(self, data: model_file.TrainingData, factor: int = 1, prefetch: bool = False):
         """An endless iterator over the reader's batches (the dataset read again and again),
@@ -86,21 +90,26 @@ class Setup:
             return itertools.cycle([(data.x[s : s + size], data.y[s : s + size]) for s in starts])
         dataset = data.dataset.repeat()
         if factor > 1:
-            size = self.batch_size(data) * factor
+            size = self.batch_size() * factor
             dataset = dataset.rebatch(size, drop_remainder=True)
         if prefetch:
             dataset = dataset.prefetch(tf.data.AUTOTUNE)
         return iter(dataset)
 
-    def batch_size(self, data: model_file.TrainingData) -> int:
-        if data.kind == "arrays":
-            return data.batch_size
-        first = next(iter(data.dataset.take(1)), None)
-        if first is None:
-            raise ModelFileError(
-                f"{self.path}: training_data() returned an empty dataset; expected batches"
-            )
-        return int(self.tf.nest.flatten(first[0])[0].shape[0])
+    def batch_size(self) -> int:
+        """The reader's batch size (a dataset's first batch read once to learn it)."""
+        if self._batch_size is None:
+            data = self.data()
+            if data.kind == "arrays":
+                self._batch_size = data.batch_size
+            else:
+                first = next(iter(data.dataset.take(1)), None)
+                if first is None:
+                    raise ModelFileError(
+                        f"{self.path}: training_data() returned an empty dataset; expected batches"
+                    )
+                self._batch_size = int(self.tf.nest.flatten(first[0])[0].shape[0])
+        return self._batch_size
 
 
 def prefetched(dataset) -> bool:
@@ -206,7 +215,7 @@ def in_memory(setup: Setup, data: model_file.TrainingData, stream):
 def build_arm(setup: Setup, experiment: str, arm: str) -> Timed:
     """The arm's model and batches (the baseline of any experiment is the model as given)."""
     data = setup.data()
-    size = setup.batch_size(data)
+    size = setup.batch_size()
     kwargs: dict = {}
     factor, prefetch = 1, False
     if arm.startswith("batch_x"):
@@ -233,8 +242,7 @@ def resident_bytes() -> int:
         with open("/proc/self/statm", encoding="ascii") as statm:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        return peak if sys.platform == "darwin" else peak * 1024
+        return provenance.peak_rss_bytes()
 
 
 def gpu_bytes(tf, device: str = "GPU:0") -> int | None:
@@ -331,9 +339,7 @@ def facts(setup: Setup) -> dict:
     data = setup.data()
     model = setup.model()
     package = setup.package
-    devices = [
-        f"{d.device_type}:{d.name.rsplit(':', 1)[-1]}" for d in tf.config.list_physical_devices()
-    ]
+    devices = provenance.tf_device_names(tf)
     found = {
         "keras_package": package,
         "keras_version": model_file.keras_version(package),
@@ -342,7 +348,7 @@ def facts(setup: Setup) -> dict:
         "gpu": any(d.startswith("GPU:") for d in devices),
         "data_kind": data.kind,
         "prefetched": prefetched(data.dataset) if data.kind == "dataset" else None,
-        "batch_size": setup.batch_size(data),
+        "batch_size": setup.batch_size(),
         "steps_per_run": setup.steps,
         "run_eagerly": bool(getattr(model, "run_eagerly", False)),
         "jit_compile": bool(getattr(model, "jit_compile", False)),
@@ -373,8 +379,9 @@ def facts(setup: Setup) -> dict:
 
 def measure(setup: Setup, args, report: dict, out: Path) -> None:
     """The experiment's arms (or the one arm of an isolated child) in interleaved rounds."""
-    chosen = args.arm or [a.name for a in experiments.arms(args.experiment, args.facts)]
-    labels = {a.name: a.label for a in experiments.arms(args.experiment, args.facts)}
+    listed = experiments.arms(args.experiment, args.facts)
+    chosen = args.arm or [a.name for a in listed]
+    labels = {a.name: a.label for a in listed}
     runs: dict[str, Timed] = {}
     for name in chosen:
         entry = report["arms"].setdefault(name, {"label": labels.get(name, name)})

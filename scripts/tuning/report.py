@@ -5,13 +5,13 @@
 from __future__ import annotations
 
 import html
-import json
 
+from scripts.core import store as results
 from scripts.tuning import analysis, experiments
 
 
 def to_json(report: dict) -> str:
-    return json.dumps(report, indent=2, sort_keys=True, allow_nan=False) + "\n"
+    return results.json_text(report)
 
 
 def interval(row: dict) -> str:
