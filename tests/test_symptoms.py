@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ast
 import copy
+import html
+import json
 import re
 
 import pytest
@@ -29,6 +31,10 @@ CORRECTIONS = {
     "wrong-results": ("gpu-correctness.md", "setup.md#which-stack-to-install-on-a-mac"),
     "memory": ("memory.md#how-much-of-the-ram-the-gpu-may-use",),
 }
+
+
+# Entries whose message is copied from a public report: each one is findable by pasting it.
+MIN_VERBATIM = 19
 
 
 def doctor_check_names() -> set[str]:
@@ -147,6 +153,32 @@ def test_other_versions_wordings_appear_in_code_blocks_too():
         assert other["when"].strip() in rendered
 
 
+def test_the_search_line_is_the_fixed_part_or_else_the_longest_line():
+    entry = {"verbatim": True, "what_you_see": "short\nthe longest line of all\nmid line"}
+    assert symptoms.search_line(entry) == "the longest line of all"
+    entry["search_text"] = "the longest line of all"
+    assert symptoms.search_line(entry) == "the longest line of all"
+    assert symptoms.search_text_problem(entry) is None
+
+
+def indexed_text(html_text: str) -> str:
+    """A search-index section as the reader's query meets it: no tags, entities decoded,
+    runs of white space as one space."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", html_text)).split())
+
+
+def test_the_search_index_holds_every_message_by_its_most_specific_line(built_site):
+    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    sections = {doc["location"]: indexed_text(doc["text"]) for doc in index["docs"]}
+    verbatim = [entry for entry in ENTRIES if entry["verbatim"]]
+    assert len(verbatim) >= MIN_VERBATIM
+    for entry in verbatim:
+        location = f"symptoms/#{entry['id']}"
+        assert location in sections, f"{entry['id']}: no section of the search index"
+        line = " ".join(symptoms.search_line(entry).split())
+        assert line in sections[location], f"{entry['id']}: {line!r} is not in the index"
+
+
 def test_every_entry_has_a_heading_with_its_id():
     rendered = symptoms.render()
     for entry in ENTRIES:
@@ -197,6 +229,12 @@ def test_top_list_links_only_to_top_entries():
         (
             lambda e: e.update(verbatim=False, also_seen=[{"when": "w", "text": "t"}]),
             "verbatim: true",
+        ),
+        (lambda e: e.update(search_text="No matching"), "at least 20 characters"),
+        (lambda e: e.update(search_text="No matching distribution for it"), "copied from one line"),
+        (
+            lambda e: e.update(verbatim=False, what_you_see="x", search_text="x" * 30),
+            "search_text needs verbatim: true",
         ),
     ],
 )

@@ -32,6 +32,7 @@ ERAS = {
     "both": "both eras (the ML Compute fork and tensorflow-metal)",
 }
 FIX_LANGS = ("console", "py")  # "py", not "python": pytest-codeblocks runs python fences
+SEARCH_TEXT_MIN = 20  # shorter fixed parts match too much of the page to find one entry
 SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 INCLUDE = re.compile(r'^\s*--8<--\s+"([^":]+)"\s*$', re.MULTILINE)
 EXTENSIONS = [
@@ -84,6 +85,9 @@ def check(data: dict, where: str = "symptoms.yml") -> None:
                 raise SymptomsError(f"{at}: also_seen needs verbatim: true and a list of entries")
             if not other.get("when") or not other.get("text"):
                 raise SymptomsError(f"{at}: every also_seen entry needs 'when' and 'text'")
+        problem = search_text_problem(entry)
+        if problem:
+            raise SymptomsError(f"{at}: search_text {problem}")
         if entry.get("fix_lang", "console") not in FIX_LANGS:
             raise SymptomsError(f"{at}: fix_lang must be one of {FIX_LANGS}")
         for link in [entry["guide"], *entry.get("see_also", [])]:
@@ -95,6 +99,32 @@ def check(data: dict, where: str = "symptoms.yml") -> None:
         for source in entry["sources"]:
             if not source.get("title") or not str(source.get("url", "")).startswith("https://"):
                 raise SymptomsError(f"{at}: every source needs a title and an https url")
+
+
+def message_lines(entry: dict) -> list[str]:
+    """The lines of an entry's verbatim message and of its other versions' wordings."""
+    texts = [entry["what_you_see"], *(other["text"] for other in entry.get("also_seen", []))]
+    return [line.strip() for text in texts for line in text.splitlines() if line.strip()]
+
+
+def search_line(entry: dict) -> str:
+    """What a reader pastes into the site search to find a verbatim entry: its `search_text`
+    (the fixed part of a message whose addresses, paths or sizes vary), else its longest line."""
+    return entry.get("search_text") or max(message_lines(entry), key=len)
+
+
+def search_text_problem(entry: dict) -> str | None:
+    """Why an entry's optional `search_text` is not usable, or None."""
+    if "search_text" not in entry:
+        return None
+    text = entry["search_text"]
+    if not entry["verbatim"]:
+        return "needs verbatim: true (it is a part of the copied message)"
+    if not isinstance(text, str) or len(text.strip()) < SEARCH_TEXT_MIN or text != text.strip():
+        return f"must be a string of at least {SEARCH_TEXT_MIN} characters, without outer spaces"
+    if not any(text in line for line in message_lines(entry)):
+        return "must be copied from one line of what_you_see or of an also_seen text"
+    return None
 
 
 def _check_id(value: object, at: str, seen: set[str]) -> None:
