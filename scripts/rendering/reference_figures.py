@@ -105,32 +105,30 @@ def counts(sources: list[dict], page: str) -> tuple[int, int]:
     return sum(1 for rows in apple if rows), sum(len(rows) for rows in apple)
 
 
-def _text(value: object) -> str:
+def cell_text(value: object) -> str:
     return plain_text.escape(str(value).strip())
 
 
-def _result(row: dict) -> str:
-    text = f"{_text(row['value'])} {_text(row['unit'])}"
+def result_cell(row: dict) -> str:
+    text = f"{cell_text(row['value'])} {cell_text(row['unit'])}"
     return f"{text} ([source]({row['link']}))" if "link" in row else text
 
 
 def source_block(source: dict, rows: list[dict], heading: str = "") -> list[str]:
     """A source as Markdown lines: linked title, provenance, notes, then its rows as a table."""
-    title = f"[{_text(source['title'])}]({source['url']})"
+    title = f"[{cell_text(source['title'])}]({source['url']})"
     lines = [f"{heading} {title}" if heading else f"**{title}**", ""]
     provenance = (
-        f"Published {_text(source['date'])}. Hardware: {_text(source['hardware'])}. "
-        f"Software: {_text(source['software'])}."
+        f"Published {cell_text(source['date'])}. Hardware: {cell_text(source['hardware'])}. "
+        f"Software: {cell_text(source['software'])}."
     )
     if source.get("notes"):
-        provenance += f" {_text(source['notes'])}"
+        provenance += f" {cell_text(source['notes'])}"
     lines += [provenance, "", "| Hardware | Workload | Batch | Result as published |"]
     lines.append("|---|---|---:|---:|")
     for row in rows:
-        lines.append(
-            f"| {_text(row['hardware'])} | {_text(row['workload'])} | {_text(row['batch'])} "
-            f"| {_result(row)} |"
-        )
+        cells = [cell_text(row[key]) for key in ("hardware", "workload", "batch")]
+        lines.append(f"| {' | '.join(cells)} | {result_cell(row)} |")
     return lines
 
 

@@ -16,6 +16,7 @@ from scripts.core.catalog import ROOT
 from scripts.rendering import (
     batch_fit,
     charts,
+    chip_view,
     claim_boxes,
     compat_table,
     cpu_features,
@@ -71,6 +72,7 @@ def render_all(
         files[f"{reference_figures.OUTPUT_DIR}/{page}.md"] = reference_figures.page_fragment(
             reference, page
         )
+    files[chip_view.OUTPUT] = chip_view.render(reference)
     for snippet in snippets_in(all_data):
         tables_md, overlap_md, outputs_md, series = [], [], [], []
         for data, raw in zip(all_data, raw_data, strict=True):

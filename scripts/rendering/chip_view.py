@@ -1,0 +1,126 @@
+"""Published figures by chip: pick an Apple-silicon chip, see every figure published for it.
+
+Rendered from data/reference_results.yml into docs/_generated/reported/by-chip.md, which
+docs/chips.md includes. The choice is a row of radio buttons; docs/stylesheets/chips.css
+shows only the chosen chip's panel with CSS (`:has`), so the filter needs no JavaScript. A
+browser without `:has` shows every panel, one after another. Every string from the data file
+is escaped as reference_figures escapes it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from scripts.rendering import reference_figures
+from scripts.rendering.reference_figures import cell_text, result_cell
+
+OUTPUT = f"{reference_figures.OUTPUT_DIR}/by-chip.md"
+FAMILIES = ("M1", "M2", "M3", "M4")
+TIERS = ("", "Pro", "Max", "Ultra")  # "" is the base chip
+# The chip a row's hardware names first: "Apple M2 Max, 38-core GPU" is the M2 Max.
+CHIP = re.compile(r"Apple (M[1-9])(?: (Pro|Max|Ultra))?(?![A-Za-z0-9])")
+EVERY = "every"
+GAPS = "Gaps, factors with no published figure found for the {chip}:"
+
+
+def chip_names() -> list[str]:
+    """The chips the picker offers, M1 to M4, each as base, Pro, Max and Ultra."""
+    return [f"{family} {tier}".strip() for family in FAMILIES for tier in TIERS]
+
+
+def chip_of(row: dict) -> str | None:
+    """The chip of a row ("M1 Max"), or None when its hardware is not an Apple-silicon chip."""
+    found = CHIP.match(str(row["hardware"]))
+    return f"{found.group(1)} {found.group(2) or ''}".strip() if found else None
+
+
+def slug(chip: str) -> str:
+    return chip.lower().replace(" ", "-")
+
+
+def figures(sources: list[dict]) -> dict[str, dict[str, list[tuple[dict, dict]]]]:
+    """{chip: {factor page: [(source, row), ...]}} for every Apple-silicon row."""
+    found: dict[str, dict[str, list[tuple[dict, dict]]]] = {}
+    for source in sources:
+        for page in source["pages"]:
+            for row in reference_figures.rows_for(source, page):
+                chip = chip_of(row)
+                if chip:
+                    found.setdefault(chip, {}).setdefault(page, []).append((source, row))
+    return found
+
+
+def overview(found: dict) -> list[str]:
+    """A table of how many figures each chip has per factor, a gap shown as a dash: every
+    chip the picker offers, then any other chip the data names (an M5, say)."""
+    chips = chip_names() + sorted(chip for chip in found if chip not in chip_names())
+    pages = reference_figures.FACTOR_PAGES
+    lines = ["| Chip | " + " | ".join(pages.values()) + " |"]
+    lines.append("|---|" + "---:|" * len(pages))
+    for chip in chips:
+        counted = [len(found.get(chip, {}).get(page, [])) for page in pages]
+        cells = [str(n) if n else "–" for n in counted]
+        lines.append(f"| {chip} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def panel(chip: str, found: dict) -> list[str]:
+    """One chip's figures, factor by factor, with a line for each factor that has none."""
+    by_page = found.get(chip, {})
+    total = sum(len(rows) for rows in by_page.values())
+    lines = [
+        f'<div class="chip-panel" id="chip-panel-{slug(chip)}" markdown>',
+        "",
+        f"**{chip}**: {total} published {'figure' if total == 1 else 'figures'}"
+        f" from {len({s['id'] for rows in by_page.values() for s, _ in rows})} sources.",
+        "",
+    ]
+    gaps = [title for page, title in reference_figures.FACTOR_PAGES.items() if page not in by_page]
+    if gaps:
+        lines += [f"{GAPS.format(chip=chip)} {', '.join(gaps)}.", ""]
+    for page, title in reference_figures.FACTOR_PAGES.items():
+        rows = by_page.get(page, [])
+        if not rows:
+            continue
+        lines += [
+            f"*[{title}]({page}.md)*",
+            "",
+            "| Hardware | Workload | Batch | Result as published | Source |",
+            "|---|---|---:|---:|---|",
+        ]
+        for source, row in rows:
+            cells = [cell_text(row[key]) for key in ("hardware", "workload", "batch")]
+            cited = (
+                f"[{cell_text(source['title'])}]({source['url']}) ({cell_text(source['date'])};"
+                f" software: {cell_text(source['software'])})"
+            )
+            lines.append(f"| {' | '.join(cells)} | {result_cell(row)} | {cited} |")
+        lines.append("")
+    return [*lines, "</div>", ""]
+
+
+def render(sources: list[dict]) -> str:
+    """The picker, the overview table and one panel per chip (the chosen one shown)."""
+    found = figures(sources)
+    choices = [(EVERY, "Every chip"), *((slug(chip), chip) for chip in chip_names())]
+    picker = ['<fieldset class="chip-picker"><legend>Your chip</legend>']
+    for value, label in choices:
+        checked = " checked" if value == EVERY else ""
+        picker.append(
+            f'<label><input type="radio" name="chip" value="{value}"{checked}> {label}</label>'
+        )
+    picker.append("</fieldset>")
+    lines = ['<div class="chip-view" markdown>', "", "\n".join(picker), ""]
+    lines += [
+        f'<div class="chip-panel" id="chip-panel-{EVERY}" markdown>',
+        "",
+        "Figures per chip and factor (a dash is a gap: no published figure found):",
+        "",
+        *overview(found),
+        "",
+        "</div>",
+        "",
+    ]
+    for chip in chip_names():
+        lines += panel(chip, found)
+    return "\n".join([*lines, "</div>"]) + "\n"

@@ -1,0 +1,103 @@
+"""Published figures by chip: chips read from the hardware column, every Apple-silicon figure
+in its chip's panel, gaps named, strings escaped, and a CSS rule for every chip offered."""
+
+from __future__ import annotations
+
+import copy
+import re
+
+import pytest
+
+from scripts.core.catalog import ROOT
+from scripts.rendering import chip_view, reference_figures
+
+SOURCES = reference_figures.load()
+CSS = (ROOT / "docs" / "stylesheets" / "chips.css").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "hardware, chip",
+    [
+        ("Apple M1 Max, 32-core GPU", "M1 Max"),
+        ("Apple M1 (model not named)", "M1"),
+        ("Apple M4 Pro", "M4 Pro"),
+        ("Apple M2 Ultra (76-core GPU)", "M2 Ultra"),
+        ("Apple M3", "M3"),
+        ("Apple M10", None),  # not an M1 chip
+        ("Apple Mac Pro", None),
+        ("NVIDIA RTX 3090", None),
+        ("an Apple M1 Max", None),  # the chip must come first, as the data file's rule says
+    ],
+)
+def test_the_chip_is_read_from_the_start_of_the_hardware(hardware, chip):
+    assert chip_view.chip_of({"hardware": hardware}) == chip
+
+
+def panels(rendered: str) -> dict[str, str]:
+    found = re.findall(r'<div class="chip-panel" id="chip-panel-([a-z0-9-]+)" markdown>'
+                       r"(.*?)\n</div>", rendered, flags=re.DOTALL)  # fmt: skip
+    return dict(found)
+
+
+def test_every_apple_silicon_figure_is_in_its_chips_panel_only():
+    rendered = panels(chip_view.render(SOURCES))
+    apple_rows = 0
+    for source in SOURCES:
+        for page in source["pages"]:
+            for row in reference_figures.rows_for(source, page):
+                chip = chip_view.chip_of(row)
+                if chip is None:
+                    continue
+                apple_rows += 1
+                cells = [reference_figures.cell_text(row[k]) for k in ("hardware", "workload")]
+                line = f"| {' | '.join(cells)} | "
+                holders = {slug for slug, text in rendered.items() if line in text}
+                assert holders == {chip_view.slug(chip)}, row
+    assert apple_rows > 0
+
+
+def test_each_panel_names_its_gaps_and_the_overview_counts_match():
+    found = chip_view.figures(SOURCES)
+    rendered = panels(chip_view.render(SOURCES))
+    for chip in chip_view.chip_names():
+        text = rendered[chip_view.slug(chip)]
+        gaps = [
+            title
+            for page, title in reference_figures.FACTOR_PAGES.items()
+            if page not in found.get(chip, {})
+        ]
+        line = f"{chip_view.GAPS.format(chip=chip)} {', '.join(gaps)}."
+        assert (line in text) == bool(gaps), chip
+    overview = rendered[chip_view.EVERY]
+    for chip in chip_view.chip_names():
+        cells = re.search(rf"^\| {chip} \|(.*)\|$", overview, flags=re.MULTILINE).group(1)
+        counts = [cell.strip() for cell in cells.split("|")]
+        expected = [
+            str(len(found.get(chip, {}).get(page, []))) if found.get(chip, {}).get(page) else "–"
+            for page in reference_figures.FACTOR_PAGES
+        ]
+        assert counts == expected, chip
+
+
+def test_strings_from_the_data_file_are_escaped():
+    hostile = copy.deepcopy(SOURCES)
+    hostile[0]["rows"][0]["workload"] = "<script>alert(1)</script> | x"
+    hostile[0]["rows"][0]["hardware"] = "Apple M2 Max <img src=x onerror=alert(1)>"
+    rendered = chip_view.render(hostile)
+    assert "<script>" not in rendered and "<img" not in rendered
+    assert "&lt;script&gt;" in rendered
+
+
+def test_the_stylesheet_shows_the_panel_of_every_chip_the_picker_offers():
+    for value in [chip_view.EVERY, *(chip_view.slug(c) for c in chip_view.chip_names())]:
+        rule = f'.chip-view:has(input[value="{value}"]:checked) #chip-panel-{value}'
+        assert rule in CSS, value
+    rendered = chip_view.render(SOURCES)
+    values = re.findall(r'<input type="radio" name="chip" value="([a-z0-9-]+)"', rendered)
+    assert values == [chip_view.EVERY, *(chip_view.slug(c) for c in chip_view.chip_names())]
+    assert rendered.count(" checked>") == 1
+
+
+def test_the_committed_fragment_is_the_rendering(fresh_render):
+    committed = ROOT / "docs" / "_generated" / chip_view.OUTPUT
+    assert committed.read_text(encoding="utf-8") == fresh_render[chip_view.OUTPUT]
