@@ -15,7 +15,7 @@ from scripts.rendering import reference_figures
 from scripts.rendering.reference_figures import cell_text, result_cell
 
 OUTPUT = f"{reference_figures.OUTPUT_DIR}/by-chip.md"
-FAMILIES = ("M1", "M2", "M3", "M4")
+FAMILIES = ("M1", "M2", "M3", "M4", "M5")
 TIERS = ("", "Pro", "Max", "Ultra")  # "" is the base chip
 # The chip a row's hardware names first: "Apple M2 Max, 38-core GPU" is the M2 Max.
 CHIP = re.compile(r"Apple (M[1-9])(?: (Pro|Max|Ultra))?(?![A-Za-z0-9])")
@@ -24,7 +24,7 @@ GAPS = "Gaps, factors with no published figure found for the {chip}:"
 
 
 def chip_names() -> list[str]:
-    """The chips the picker offers, M1 to M4, each as base, Pro, Max and Ultra."""
+    """The chips the picker offers, M1 to M5, each as base, Pro, Max and Ultra."""
     return [f"{family} {tier}".strip() for family in FAMILIES for tier in TIERS]
 
 
