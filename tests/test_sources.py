@@ -172,6 +172,16 @@ def test_the_ledger_is_valid(ledger):
     assert sources.problems(ledger, ROOT) == []
 
 
+def test_the_ledger_is_in_alphabetical_order_of_id(ledger):
+    """A reader finds an entry where its id sorts, and two branches that add sources add
+    them at different places instead of both at the end."""
+    ids = [entry["id"] for entry in ledger["sources"]]
+    misplaced = [(a, b) for a, b in zip(ids, ids[1:]) if a > b]
+    assert not misplaced, (
+        f"data/sources.yml: these ids come before ones they sort after: {misplaced}"
+    )
+
+
 def test_every_external_link_resolves_through_the_ledger(ledger, usage):
     known = sources.by_url(ledger)
     loose = [
