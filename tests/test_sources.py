@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import html
+import itertools
 import re
 from pathlib import Path
 
@@ -176,7 +177,7 @@ def test_the_ledger_is_in_alphabetical_order_of_id(ledger):
     """A reader finds an entry where its id sorts, and two branches that add sources add
     them at different places instead of both at the end."""
     ids = [entry["id"] for entry in ledger["sources"]]
-    misplaced = [(a, b) for a, b in zip(ids, ids[1:]) if a > b]
+    misplaced = [(a, b) for a, b in itertools.pairwise(ids) if a > b]
     assert not misplaced, (
         f"data/sources.yml: these ids come before ones they sort after: {misplaced}"
     )
