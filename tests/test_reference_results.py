@@ -13,9 +13,9 @@ import re
 import markdown
 import pytest
 
-from scripts.rendering import reference_figures, render, results_page
+from scripts.rendering import chip_view, reference_figures, render, results_page
 
-MIN_SOURCES = 12
+MIN_SOURCES = 24  # issue 20: at least 24 sources of published Apple-silicon figures
 # The part of a page that holds its fragment: "What to expect on a Mac", or the Mac section
 # under another name on pages that had one before the fragments existed.
 MAC_SECTIONS = {
@@ -49,6 +49,16 @@ def test_there_are_enough_sources_and_every_page_tag_is_a_factor_page(sources):
     assert len({s["id"] for s in sources}) == len(sources)
     for source in sources:
         assert set(source["pages"]) <= set(reference_figures.FACTOR_PAGES), source["id"]
+
+
+def test_the_m2_m3_and_m4_families_each_have_a_figure(sources):
+    families = {
+        chip_view.chip_of(row).split()[0]
+        for source in sources
+        for row in source["rows"]
+        if chip_view.chip_of(row)
+    }
+    assert {"M1", "M2", "M3", "M4"} <= families
 
 
 def test_apple_silicon_rows_name_the_chip_first(sources):
