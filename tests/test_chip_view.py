@@ -27,6 +27,8 @@ CSS = (ROOT / "docs" / "stylesheets" / "chips.css").read_text(encoding="utf-8")
         ("Apple Mac Pro", None),
         ("NVIDIA RTX 3090", None),
         ("an Apple M1 Max", None),  # the chip must come first, as the data file's rule says
+        ("Apple M1 (variant not stated; a Mac Studio)", None),  # not the base M1
+        ("Apple M1 (Mac mini)", "M1"),
     ],
 )
 def test_the_chip_is_read_from_the_start_of_the_hardware(hardware, chip):

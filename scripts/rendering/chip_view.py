@@ -17,8 +17,9 @@ from scripts.rendering.reference_figures import cell_text, result_cell
 OUTPUT = f"{reference_figures.OUTPUT_DIR}/by-chip.md"
 FAMILIES = ("M1", "M2", "M3", "M4", "M5")
 TIERS = ("", "Pro", "Max", "Ultra")  # "" is the base chip
-# The chip a row's hardware names first: "Apple M2 Max, 38-core GPU" is the M2 Max.
-CHIP = re.compile(r"Apple (M[1-9])(?: (Pro|Max|Ultra))?(?![A-Za-z0-9])")
+# The chip a row's hardware names first: "Apple M2 Max, 38-core GPU" is the M2 Max. A row
+# whose source names only the family, "Apple M1 (variant not stated ...", is in no panel.
+CHIP = re.compile(r"Apple (M[1-9])(?: (Pro|Max|Ultra))?(?![A-Za-z0-9]| \(variant not stated)")
 EVERY = "every"
 GAPS = "Gaps, factors with no published figure found for the {chip}:"
 
