@@ -17,7 +17,7 @@ import numpy as np
 import tensorflow as tf
 
 IMAGE, BATCH = 96, 32
-RECORDS = {"full": 2048, "small": 64}
+RECORDS = {"full": 8192, "small": 64}
 SHARDS = {"full": 8, "small": 2}
 
 VARIANTS = {
@@ -134,9 +134,11 @@ def interleave_shards(files):
 
 
 def all_together(files, key: str = "shards", compression: str = "", cache: bool = False):
+    def read_shard(path):
+        return tf.data.TFRecordDataset(path, compression_type=compression)
+
     dataset = tf.data.Dataset.from_tensor_slices(files[key]).interleave(
-        lambda path: tf.data.TFRecordDataset(path, compression_type=compression),
-        num_parallel_calls=tf.data.AUTOTUNE,
+        read_shard, num_parallel_calls=tf.data.AUTOTUNE
     )
     dataset = dataset.batch(BATCH).map(parse_batch, num_parallel_calls=tf.data.AUTOTUNE)
     if cache:
