@@ -20,7 +20,7 @@ from pathlib import Path
 
 from scripts.core import provenance, rounds
 from scripts.core import store as results
-from scripts.tuning import experiments, model_file
+from scripts.tuning import experiments, model_file, tracing
 from scripts.tuning.model_file import ModelFileError, one_line
 
 HELD_BATCHES = 32  # at most this many batches are held in memory for the in-memory arm
@@ -355,10 +355,12 @@ def facts(setup: Setup) -> dict:
         "policy": sys.modules[package].mixed_precision.global_policy().name,
         "logical_cores": os.cpu_count(),
     }
-    batch = next_batch(setup, setup.batches(data), 0)
+    stream = setup.batches(data)
+    batch = next_batch(setup, stream, 0)
     device = "GPU" if found["gpu"] else "CPU"
     try:
-        train_step(model, batch)
+        with tracing.TraceCount(tf.get_logger()) as traces:
+            train_step(model, batch)
     except Exception as error:
         if out_of_memory(error):
             raise ModelFileError(
@@ -370,10 +372,23 @@ def facts(setup: Setup) -> dict:
             f"{device} with a batch from training_data() ({one_line(error)}); expected a model "
             "that trains on those batches with train_on_batch"
         ) from None
+    found["traces"] = traces_per_step(setup, model, stream, traces.count)
     try:
         found["parameters"] = int(model.count_params())
     except Exception:  # a subclassed model may not say
         found["parameters"] = None
+    return found
+
+
+def traces_per_step(setup: Setup, model, stream, first: int) -> list[int]:
+    """tf.function traces in each of the first training steps (the first one's given): a
+    model that keeps tracing after its first step retraces (the retracing trap)."""
+    found = [first]
+    for read in range(1, experiments.TRACE_STEPS):
+        batch = next_batch(setup, stream, read)
+        with tracing.TraceCount(setup.tf.get_logger()) as traces:
+            train_step(model, batch)
+        found.append(traces.count)
     return found
 
 
