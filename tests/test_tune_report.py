@@ -187,10 +187,11 @@ def docs_anchors(root, page: str) -> set[str]:
 def test_every_guide_link_points_at_a_heading_that_exists(root):
     facts = [FACTS, {**FACTS, "run_eagerly": True}, {**FACTS, "data_kind": "arrays"}]
     facts.append({**FACTS, "run_eagerly": True, "traces": [1, 1, 1, 1, 1, 1]})
+    facts.append({**FACTS, "pipeline": {"sequential_maps": 1, "parallel_maps": 0}})
     links = {
         a.link for f in facts for e in experiments.ORDER for a in experiments.arms(e, f) if a.link
     }
-    assert len(links) >= 6
+    assert len(links) >= 8
     for link in links:
         page, anchor = link.split("#")
         assert anchor in docs_anchors(root, page), link

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from scripts.core import provenance, rounds
 from scripts.core import store as results
-from scripts.tuning import experiments, model_file, tracing
+from scripts.tuning import experiments, model_file, pipeline, tracing
 from scripts.tuning.model_file import ModelFileError, one_line
 
 HELD_BATCHES = 32  # at most this many batches are held in memory for the in-memory arm
@@ -73,9 +73,16 @@ class Setup:
             self._data = model_file.training_data(self.module, self.path)
         return self._data
 
-    def batches(self, data: model_file.TrainingData, factor: int = 1, prefetch: bool = False):
+    def batches(
+        self,
+        data: model_file.TrainingData,
+        factor: int = 1,
+        prefetch: bool = False,
+        parallel: bool = False,
+    ):
         """An endless iterator over the reader's batches (the dataset read again and again),
-        with batches factor times as large, or a prefetch added, when asked."""
+        with batches factor times as large, its maps made parallel or a prefetch added, when
+        asked."""
         tf = self.tf
         if data.kind == "arrays":
             size = data.batch_size * factor
@@ -88,7 +95,8 @@ class Setup:
             # loop would; tensors given as arrays are not converted again.
             starts = range(0, model_file.leading_length(data.x) - size + 1, size)
             return itertools.cycle([(data.x[s : s + size], data.y[s : s + size]) for s in starts])
-        dataset = data.dataset.repeat()
+        dataset = pipeline.parallelized(tf, data.dataset) if parallel else data.dataset
+        dataset = dataset.repeat()
         if factor > 1:
             size = self.batch_size() * factor
             dataset = dataset.rebatch(size, drop_remainder=True)
@@ -110,13 +118,6 @@ class Setup:
                     )
                 self._batch_size = int(self.tf.nest.flatten(first[0])[0].shape[0])
         return self._batch_size
-
-
-def prefetched(dataset) -> bool:
-    """Whether the dataset already ends with a prefetch (options wrappers looked through)."""
-    while dataset is not None and "Options" in type(dataset).__name__:
-        dataset = getattr(dataset, "_input_dataset", None)
-    return dataset is not None and "Prefetch" in type(dataset).__name__
 
 
 def held(setup: Setup, stream, count: int) -> list:
@@ -217,11 +218,14 @@ def build_arm(setup: Setup, experiment: str, arm: str) -> Timed:
     data = setup.data()
     size = setup.batch_size()
     kwargs: dict = {}
-    factor, prefetch = 1, False
+    factor, prefetch, parallel = 1, False, False
     if arm.startswith("batch_x"):
         factor = int(arm[len("batch_x") :])
     elif arm == "prefetch":
         prefetch = True
+    elif arm == "parallel_map":
+        parallel = True
+        prefetch = not pipeline.inspect(setup.tf, data.dataset).get("prefetched")
     elif arm == "graph":
         kwargs["run_eagerly"] = False
     elif arm in ("xla_on", "xla_off"):
@@ -229,7 +233,7 @@ def build_arm(setup: Setup, experiment: str, arm: str) -> Timed:
     elif arm.startswith("mixed_"):
         kwargs["policy"] = arm
     model = setup.model(**kwargs)
-    stream = setup.batches(data, factor, prefetch)
+    stream = setup.batches(data, factor, prefetch, parallel)
     if arm == "in_memory":
         stream = in_memory(setup, data, stream)
     return Timed(setup, model, stream, setup.steps * size * factor)
@@ -347,7 +351,7 @@ def facts(setup: Setup) -> dict:
         "devices": devices,
         "gpu": any(d.startswith("GPU:") for d in devices),
         "data_kind": data.kind,
-        "prefetched": prefetched(data.dataset) if data.kind == "dataset" else None,
+        "pipeline": pipeline.inspect(tf, data.dataset) if data.kind == "dataset" else None,
         "batch_size": setup.batch_size(),
         "steps_per_run": setup.steps,
         "run_eagerly": bool(getattr(model, "run_eagerly", False)),
@@ -355,6 +359,7 @@ def facts(setup: Setup) -> dict:
         "policy": sys.modules[package].mixed_precision.global_policy().name,
         "logical_cores": os.cpu_count(),
     }
+    found["prefetched"] = (found["pipeline"] or {}).get("prefetched")
     stream = setup.batches(data)
     batch = next_batch(setup, stream, 0)
     device = "GPU" if found["gpu"] else "CPU"

@@ -72,7 +72,20 @@ def input_arms(facts: dict) -> list[Arm]:
             "docs/input-pipeline.md#what-to-do",
         )
     ]
-    if not facts.get("prefetched"):
+    maps = (facts.get("pipeline") or {}).get("sequential_maps") or 0
+    if maps:
+        added = "" if facts.get("prefetched") else " and .prefetch(tf.data.AUTOTUNE) added"
+        found.append(
+            Arm(
+                "parallel_map",
+                f"the same pipeline with num_parallel_calls=tf.data.AUTOTUNE on its {maps} "
+                f"map{'s' if maps > 1 else ''}{added}",
+                "map(..., num_parallel_calls=tf.data.AUTOTUNE)"
+                + ("" if facts.get("prefetched") else ", and end with .prefetch(tf.data.AUTOTUNE)"),
+                "docs/input-pipeline.md#where-parallelism-helps-a-cpu-heavy-preprocessing-step",
+            )
+        )
+    elif not facts.get("prefetched"):
         found.append(
             Arm(
                 "prefetch",

@@ -67,6 +67,22 @@ def traces_line(facts: dict) -> str | None:
     return words
 
 
+def pipeline_line(facts: dict) -> str | None:
+    """What the dataset's serialised graph says of its maps and prefetch, in words."""
+    found = facts.get("pipeline")
+    if not found:
+        return None
+    if found.get("error"):
+        return f"not inspected ({found['error']})"
+    maps = found["sequential_maps"]
+    words = [
+        f"{maps} map{'' if maps == 1 else 's'} without num_parallel_calls",
+        f"{found['parallel_maps']} with it",
+        "ends in a prefetch" if found["prefetched"] else "no prefetch at the end",
+    ]
+    return ", ".join(words)
+
+
 def retracing_note(facts: dict) -> str | None:
     """Advice for a model that retraces with no arm that measures the fix (it runs as a graph
     already: its train function traces again for new input shapes or Python values)."""
@@ -90,6 +106,9 @@ def to_text(report: dict) -> str:
         traced = traces_line(report["facts"])
         if traced:
             lines.append(f"Traces:   {traced}")
+        inspected = pipeline_line(report["facts"])
+        if inspected:
+            lines.append(f"Pipeline: {inspected}")
     if report.get("error"):
         lines += ["", f"error: {report['error']}", "Nothing was measured."]
         return "\n".join(lines) + "\n"
@@ -232,6 +251,8 @@ def to_html(report: dict) -> str:
     if report.get("facts"):
         facts.append(("Model", model_line(report["facts"])))
         facts.append(("Traces", traces_line(report["facts"]) or "not counted"))
+        if pipeline_line(report["facts"]):
+            facts.append(("Pipeline", pipeline_line(report["facts"])))
     listed = "".join(f"<dt>{esc(k)}</dt><dd>{esc(str(v))}</dd>" for k, v in facts)
     text = esc(to_text(report))
     return (
