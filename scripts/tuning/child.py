@@ -358,6 +358,7 @@ def facts(setup: Setup) -> dict:
         "jit_compile": bool(getattr(model, "jit_compile", False)),
         "policy": sys.modules[package].mixed_precision.global_policy().name,
         "logical_cores": os.cpu_count(),
+        "intra_op_threads": tf.config.threading.get_intra_op_parallelism_threads(),
     }
     found["prefetched"] = (found["pipeline"] or {}).get("prefetched")
     stream = setup.batches(data)
@@ -456,6 +457,22 @@ def measure(setup: Setup, args, report: dict, out: Path) -> None:
             results.write_json_atomic(out, report)
 
 
+def keep_threads(setup: Setup, count: int) -> None:
+    """The arm's intra-op threads again, where the reader's file set its own at import (as
+    a script that pins its threads does): the arm measures its count, not the file's."""
+    threading = setup.tf.config.threading
+    if threading.get_intra_op_parallelism_threads() == count:
+        return
+    try:
+        threading.set_intra_op_parallelism_threads(count)
+    except RuntimeError as error:
+        raise ModelFileError(
+            f"{setup.path}: importing it set the intra-op threads and started TensorFlow's "
+            f"runtime ({one_line(error)}); expected a file that runs no TensorFlow op at "
+            "import, so that tune can set the threads of each variant"
+        ) from None
+
+
 def arm_error(error: BaseException) -> str:
     if isinstance(error, ModelFileError):
         return str(error)
@@ -493,6 +510,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.hide_gpu:
                 tf.config.set_visible_devices([], "GPU")
         setup = Setup(args.file)
+        if args.intra_threads:
+            keep_threads(setup, args.intra_threads)
         if args.experiment == "check":
             report["facts"] = facts(setup)
         elif args.experiment == "correctness":
