@@ -28,6 +28,9 @@ def test_in_a_bare_environment_it_says_tensorflow_is_missing(built, bare_python,
     assert "Traceback" not in done.stderr
     template = run(bare_python, built, "tune", "--template", cwd=tmp_path)
     assert template.returncode == 0 and "def build_model():" in template.stdout
+    helped = run(bare_python, built, "--help", cwd=tmp_path)
+    assert helped.returncode == 0 and "usage: python tf-doctor.pyz" in helped.stdout
+    assert "python tf-doctor.pyz tune FILE" in helped.stdout
 
 
 def test_with_tensorflow_it_measures_from_the_archive_alone(built, tmp_path):
