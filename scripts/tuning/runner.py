@@ -13,6 +13,7 @@ import json
 import os
 import random
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,8 +29,9 @@ DEFAULT_BUDGET_S = 240.0
 MIN_ROUNDS, MAX_ROUNDS = 5, 60
 DRIFT_MAX_ROUNDS = 600
 # An isolated experiment (threads): at least PROCESS_ROUNDS process rounds, more as the budget
-# allows (a process costs about the check's start-up time), RUNS_PER_PROCESS timed runs each.
-PROCESS_ROUNDS, MAX_PROCESS_ROUNDS, RUNS_PER_PROCESS = 2, 8, 5
+# allows (a process costs about the check's start-up time), RUNS_PER_PROCESS timed runs each;
+# its interval pairs the processes of each round, so three rounds are the fewest that give one.
+PROCESS_ROUNDS, MAX_PROCESS_ROUNDS, RUNS_PER_PROCESS = 3, 10, 5
 CHECK_TIMEOUT_S = 300.0
 # The child imports the stage from the project (a folder, or tf-doctor.pyz itself) ahead of
 # anything in the reader's working folder.
@@ -143,7 +145,7 @@ def run_isolated(
     rounds: int = PROCESS_ROUNDS,
 ) -> dict:
     """Each arm in processes of its own, in process rounds (order shuffled per round, seeded);
-    every process times the same number of runs, so the arms' runs pair in order."""
+    an arm's times are one per process (the median of its runs), paired by round."""
     arms = experiments.arms(experiment, facts)
     merged: dict = {"arms": {a.name: {"label": a.label} for a in arms}, "error": None}
     rng = random.Random(0)
@@ -162,8 +164,12 @@ def run_isolated(
             if report.get("error") or "error" in got:
                 entry["error"] = got.get("error") or report["error"]
             elif got.get("times_s"):
+                # One time per process: the median of its runs. Runs of different processes
+                # are not paired by their order (a process's start and the machine's load
+                # differ); processes of the same round, started one after another, are.
                 entry["samples_per_run"] = got["samples_per_run"]
-                entry.setdefault("times_s", []).extend(got["times_s"])
+                entry.setdefault("run_times_s", []).append(got["times_s"])
+                entry.setdefault("times_s", []).append(statistics.median(got["times_s"]))
             if report.get("interrupted"):
                 merged["interrupted"] = True
                 return merged

@@ -38,9 +38,14 @@ class Case:
     experiment: str  # the factor: rows of this experiment...
     link: str | None  # ...and, where the experiment has several factors, this guide link
     only: tuple[str, ...]  # the experiments run (others the model is known to gain from left out)
+    arm: str | None = None  # ...and, where the factor is one direction of several, this arm
 
     def is_factor(self, row: dict) -> bool:
-        return row["experiment"] == self.experiment and self.link in (None, row["link"])
+        return (
+            row["experiment"] == self.experiment
+            and self.link in (None, row["link"])
+            and self.arm in (None, row["arm"])
+        )
 
 
 SMALL_OPS = "docs/graph-execution.md#a-a-step-made-of-many-small-ops"
@@ -99,6 +104,7 @@ CASES = (
         "threads",
         None,
         ("graph", "threads"),
+        "intra_1",  # the snippet's finding: one thread beats the default on the small model
     ),
 )
 
