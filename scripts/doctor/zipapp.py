@@ -82,10 +82,9 @@ if sys.argv[1:2] in (["-h"], ["--help"]):
     try:
         main(prog="python tf-doctor.pyz")
     finally:  # the doctor's help exits; tune's line comes after it
-        print(
-            "\nalso: python tf-doctor.pyz tune FILE  measure which of the guide's changes "
-            "speed up your model\n      (python tf-doctor.pyz tune --help says more)"
-        )
+        print()
+        print("also: python tf-doctor.pyz tune FILE  measure which of the guide's changes")
+        print("      speed up your model (python tf-doctor.pyz tune --help says more)")
 sys.exit(main(prog="python tf-doctor.pyz"))
 '''
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
