@@ -52,7 +52,11 @@ def test_a_failing_experiment_fails_alone_and_data_that_runs_out_is_named(root, 
 
 
 def test_ctrl_c_prints_what_was_measured(root, reader):  # noqa: F811
-    (reader / "my_model.py").write_text(model_text())
+    # Runs long enough that the Ctrl-C below always lands before the rounds end (with three
+    # steps a run, an unloaded machine had finished both experiments first).
+    (reader / "my_model.py").write_text(
+        model_text().replace("STEPS_PER_RUN = 3", "STEPS_PER_RUN = 400")
+    )
     env = dict(os.environ, PYTHONPATH=str(root), TF_CPP_MIN_LOG_LEVEL="2")
     command = [
         sys.executable,

@@ -178,5 +178,5 @@ def test_isolated_experiments_take_more_process_rounds_as_the_budget_allows():
     from scripts.tuning import runner
 
     assert runner.process_rounds(5, 3, 4.0) == runner.PROCESS_ROUNDS
-    assert runner.process_rounds(84, 3, 4.0) == 7
+    assert runner.process_rounds(96, 3, 4.0) == 8
     assert runner.process_rounds(1e4, 3, 4.0) == runner.MAX_PROCESS_ROUNDS

@@ -30,8 +30,10 @@ MIN_ROUNDS, MAX_ROUNDS = 5, 60
 DRIFT_MAX_ROUNDS = 600
 # An isolated experiment (threads): at least PROCESS_ROUNDS process rounds, more as the budget
 # allows (a process costs about the check's start-up time), RUNS_PER_PROCESS timed runs each;
-# its interval pairs the processes of each round, so three rounds are the fewest that give one.
-PROCESS_ROUNDS, MAX_PROCESS_ROUNDS, RUNS_PER_PROCESS = 3, 10, 5
+# its interval pairs the processes of each round. Five rounds at least: with three, two arms
+# that were the same (a file that pins the thread count the arm sets) came out "faster" in a
+# test, each of three pairs leaning one way by chance (one time in four when they are alike).
+PROCESS_ROUNDS, MAX_PROCESS_ROUNDS, RUNS_PER_PROCESS = 5, 10, 5
 CHECK_TIMEOUT_S = 300.0
 # The child imports the stage from the project (a folder, or tf-doctor.pyz itself) ahead of
 # anything in the reader's working folder.
