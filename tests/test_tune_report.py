@@ -167,6 +167,9 @@ def test_a_model_that_retraces_is_told_so_with_the_guides_section():
         report.traces_line(steady)
         == "3 in the first training step, 1 in the 5 after it (1 0 0 0 0)"
     )
+    silent = {**FACTS, "traces": [0, 0, 0, 0, 0, 0]}  # a graph model's first step traces
+    assert report.traces_line(silent).startswith("not counted")
+    assert report.traces_line({**silent, "run_eagerly": True}).startswith("0 in the first")
     note = report.retracing_note(retraces)  # a graph already: advice, not an A/B
     assert note.startswith("the model traced again in 4 of the 5 steps after its first")
     assert report.retracing_note(steady) is None

@@ -57,6 +57,10 @@ def traces_line(facts: dict) -> str | None:
     counts = facts.get("traces")
     if not counts:
         return None
+    if counts[0] == 0 and not facts.get("run_eagerly"):
+        # A graph model traces its train function at its first step: no record means this
+        # TensorFlow words its log record differently, not that nothing was traced.
+        return "not counted (this TensorFlow logged no trace for the first step, which traces)"
     later = counts[1:]
     words = (
         f"{counts[0]} in the first training step, {sum(later)} in the {len(later)} after it "
