@@ -49,7 +49,10 @@ def test_the_cpu_arm_hides_the_gpu_in_processes_of_its_own(monkeypatch):
     assert len(calls) == 2 * runner.PROCESS_ROUNDS and len(hidden) == runner.PROCESS_ROUNDS
     assert all(options[options.index("--arm") + 1] == "cpu_only" for options in hidden)
     (row,) = analysis.rows_for("device", measured, METAL_FACTS)
-    assert row.recommended and row.rounds == 10
+    # one time per process (the median of its five runs), paired by process round
+    assert row.recommended and row.rounds == runner.PROCESS_ROUNDS
+    runs = measured["arms"]["cpu_only"]["run_times_s"]
+    assert [len(times) for times in runs] == [runner.RUNS_PER_PROCESS] * runner.PROCESS_ROUNDS
     assert 'tf.config.set_visible_devices([], "GPU")' in row.change
 
 

@@ -4,6 +4,7 @@ written beside the reader's file."""
 
 from __future__ import annotations
 
+import re
 import sys
 import textwrap
 from pathlib import Path
@@ -125,7 +126,7 @@ CALL_CASES = [
         "model not compiled",
         KERAS3_MODEL.replace('    model.compile(optimizer="sgd", loss="mse")\n', "") + ARRAYS,
         "build",
-        "build_model() returned a model that is not compiled; expected model.compile(optimizer=..., loss=...)",
+        "build_model() returned a model that is not compiled; expected model.compile(optimizer=..., loss=...) before build_model() returns it, or LOSS = ... (and optionally OPTIMIZER) in the file",
     ),
     (
         "training_data raises",
@@ -252,3 +253,46 @@ def test_loading_writes_nothing_beside_the_readers_file(tmp_path):
     load_and_call(path)
     after = {p: p.stat().st_mtime_ns for p in tmp_path.rglob("*")}
     assert after == before  # no __pycache__, nothing touched
+
+
+UNCOMPILED = KERAS3_MODEL.replace('    model.compile(optimizer="sgd", loss="mse")\n', "")
+
+
+def test_an_uncompiled_model_with_the_files_loss_is_compiled_with_it(tmp_path):
+    path = write(tmp_path, UNCOMPILED + ARRAYS + "LOSS = 'mae'\n")
+    _, model, _, _ = load_and_call(path)
+    assert model_file.is_compiled(model) and model.loss == "mae"
+    assert type(model.optimizer).__name__ == "RMSprop"  # model.compile's own default
+    text = (
+        UNCOMPILED
+        + ARRAYS
+        + "LOSS = 'mae'\ndef OPTIMIZER():\n    return keras.optimizers.SGD(0.1)\n"
+    )
+    path = write(tmp_path, text)
+    module = model_file.load_module(path)
+    first, _ = model_file.build_model(module, path)
+    second, _ = model_file.build_model(module, path)
+    assert type(first.optimizer).__name__ == "SGD" and first.optimizer is not second.optimizer
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            KERAS3_MODEL + ARRAYS + "LOSS = 'mae'\n",
+            "returned a compiled model and the file defines LOSS too",
+        ),
+        (
+            UNCOMPILED + ARRAYS + "LOSS = 'no_such_loss'\n",
+            "compiling build_model()'s model with LOSS = 'no_such_loss' raised",
+        ),
+        (
+            UNCOMPILED + ARRAYS + "LOSS = 'mae'\nOPTIMIZER = 3\n",
+            "OPTIMIZER is a int; expected a Keras optimizer name",
+        ),
+    ],
+)
+def test_a_loss_that_cannot_be_used_is_named(tmp_path, text, message):
+    path = write(tmp_path, text)
+    with pytest.raises(ModelFileError, match=re.escape(message)):
+        load_and_call(path)

@@ -20,3 +20,14 @@ def test_the_overhead_benchmark_runs(root):
     assert re.search(
         r"scripts/tuning/template.py: \d\.\d{4} \(\d\.\d{4}-\d\.\d{4}\), 20 rounds", done.stdout
     )
+
+
+def test_the_page_shows_the_committed_benchmark(root):
+    from scripts.tuning import overhead
+
+    found = overhead.load(overhead.RUN_JSON)
+    assert overhead.TABLE_MD.read_text(encoding="utf-8") == overhead.render(found)
+    page = (root / "docs" / "tune.md").read_text(encoding="utf-8")
+    assert '--8<-- "docs/_generated/tune/overhead.md"' in page
+    snippet_models = {row["file"] for row in found["rows"] if "tests/tune_models/" in row["file"]}
+    assert len(snippet_models) >= 3  # issue 19: at least three of the guide's models

@@ -152,6 +152,34 @@ def test_the_arms_follow_the_model():
     assert chosen == ["graph"] and skipped["input"] == "not chosen (--only)"
 
 
+def test_a_model_that_retraces_is_told_so_with_the_guides_section():
+    retraces = {**FACTS, "traces": [3, 1, 1, 0, 1, 1]}
+    steady = {**FACTS, "traces": [3, 1, 0, 0, 0, 0]}  # one retrace: Keras generalising a shape
+    assert experiments.retracing(retraces) and not experiments.retracing(steady)
+    (eager,) = experiments.arms("graph", {**retraces, "run_eagerly": True})[1:]
+    assert eager.name == "graph" and eager.link == experiments.RETRACING_LINK
+    (plain,) = experiments.arms("graph", {**steady, "run_eagerly": True})[1:]
+    assert plain.link != experiments.RETRACING_LINK
+    assert report.traces_line(retraces).endswith(
+        "the model RETRACES (docs/graph-execution.md#the-retracing-trap)"
+    )
+    assert (
+        report.traces_line(steady)
+        == "3 in the first training step, 1 in the 5 after it (1 0 0 0 0)"
+    )
+    silent = {**FACTS, "traces": [0, 0, 0, 0, 0, 0]}  # a graph model's first step traces
+    assert report.traces_line(silent).startswith("not counted")
+    assert report.traces_line({**silent, "run_eagerly": True}).startswith("0 in the first")
+    note = report.retracing_note(retraces)  # a graph already: advice, not an A/B
+    assert note.startswith("the model traced again in 4 of the 5 steps after its first")
+    assert report.retracing_note(steady) is None
+    assert report.retracing_note({**retraces, "run_eagerly": True}) is None  # the arm says it
+    found = a_report()
+    found["facts"] = retraces
+    assert "Traces:   3 in the first" in report.to_text(found)
+    assert note in report.to_text(found) and "<dt>Traces</dt>" in report.to_html(found)
+
+
 def docs_anchors(root, page: str) -> set[str]:
     text = (root / page).read_text(encoding="utf-8")
     text = re.sub(r"```.*?```", "", text, flags=re.DOTALL)  # a '#' comment in code is no heading
@@ -161,10 +189,12 @@ def docs_anchors(root, page: str) -> set[str]:
 
 def test_every_guide_link_points_at_a_heading_that_exists(root):
     facts = [FACTS, {**FACTS, "run_eagerly": True}, {**FACTS, "data_kind": "arrays"}]
+    facts.append({**FACTS, "run_eagerly": True, "traces": [1, 1, 1, 1, 1, 1]})
+    facts.append({**FACTS, "pipeline": {"sequential_maps": 1, "parallel_maps": 0}})
     links = {
         a.link for f in facts for e in experiments.ORDER for a in experiments.arms(e, f) if a.link
     }
-    assert len(links) >= 6
+    assert len(links) >= 8
     for link in links:
         page, anchor = link.split("#")
         assert anchor in docs_anchors(root, page), link
@@ -244,7 +274,7 @@ def test_the_pages_example_is_the_committed_runs_report(root):
     # docs/tune.md shows the text; the JSON beside it is the run. The text must be what the
     # run's report renders to (never typed), and the run must find the snippet's known factor.
     folder = root / "docs" / "_generated" / "tune"
-    (run,) = folder.glob("*.json")
+    run = folder / "conversion_numpy_each_step.json"  # beside validation.json, overhead.json
     found = json.loads(run.read_text(encoding="utf-8"))
     assert run.with_suffix(".txt").read_text(encoding="utf-8") == report.to_text(found)
     assert (

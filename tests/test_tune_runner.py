@@ -147,3 +147,36 @@ def test_a_keras2_tf_keras_model_is_measured(root, reader):
     assert done.returncode == 0, done.stderr + done.stdout
     assert "Keras 2.16.0 (tf_keras)" in done.stdout
     assert "held in memory" in done.stdout
+
+
+def check_facts(root: Path, path: Path, out: Path, *options: str) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-m", "scripts.tuning.child", "--file", str(path),
+         "--experiment", "check", "--out", str(out), *options],
+        cwd=root, env=dict(os.environ, PYTHONPATH=str(root), TF_CPP_MIN_LOG_LEVEL="2"),
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    found = json.loads(out.read_text())
+    assert done.returncode == (1 if found["error"] else 0), done.stderr
+    return found
+
+
+def test_a_thread_arm_measures_its_count_where_the_file_pins_its_own(root, reader, tmp_path):
+    pinned = "import tensorflow as tf\ntf.config.threading.set_intra_op_parallelism_threads(1)\n"
+    path = reader / "my_model.py"
+    path.write_text(pinned + model_text())
+    out = tmp_path / "check.json"
+    assert check_facts(root, path, out)["facts"]["intra_op_threads"] == 1  # as given
+    found = check_facts(root, path, out, "--intra-threads", "2")
+    assert found["facts"]["intra_op_threads"] == 2  # the arm's, not the file's
+    path.write_text(pinned + "tf.constant(0)  # the runtime starts at import\n" + model_text())
+    error = check_facts(root, path, out, "--intra-threads", "2")["error"]
+    assert error.startswith(f"{path}: importing it set the intra-op threads and started")
+
+
+def test_isolated_experiments_take_more_process_rounds_as_the_budget_allows():
+    from scripts.tuning import runner
+
+    assert runner.process_rounds(5, 3, 4.0) == runner.PROCESS_ROUNDS
+    assert runner.process_rounds(96, 3, 4.0) == 8
+    assert runner.process_rounds(1e4, 3, 4.0) == runner.MAX_PROCESS_ROUNDS

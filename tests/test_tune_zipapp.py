@@ -28,6 +28,9 @@ def test_in_a_bare_environment_it_says_tensorflow_is_missing(built, bare_python,
     assert "Traceback" not in done.stderr
     template = run(bare_python, built, "tune", "--template", cwd=tmp_path)
     assert template.returncode == 0 and "def build_model():" in template.stdout
+    helped = run(bare_python, built, "--help", cwd=tmp_path)
+    assert helped.returncode == 0 and "usage: python tf-doctor.pyz" in helped.stdout
+    assert "python tf-doctor.pyz tune FILE" in helped.stdout
 
 
 def test_with_tensorflow_it_measures_from_the_archive_alone(built, tmp_path):
@@ -80,3 +83,23 @@ def test_make_tune_needs_a_file_and_runs_the_command(root):
         check=False,
     )
     assert '-m scripts.tune "my model.py" --only input' in dry.stdout
+
+
+def test_the_archive_reads_a_new_users_pipeline(built, root, tmp_path):
+    # A file of the kind readers bring (not a snippet), run from the archive alone: the
+    # pipeline's two sequential maps are found and the parallel variant measured.
+    source = root / "tests" / "tune_models" / "new_user_cnn.py"
+    (tmp_path / "my_model.py").write_text(source.read_text())
+    done = run(
+        sys.executable, built, "tune", "my_model.py", "--only", "input", "--budget", "4",
+        "--json", cwd=tmp_path,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["facts"]["pipeline"] == {
+        "sequential_maps": 2,
+        "parallel_maps": 0,
+        "prefetched": False,
+    }
+    parallel = next(r for r in found["rows"] if r["arm"] == "parallel_map")
+    assert parallel["point"] is not None, parallel

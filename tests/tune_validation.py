@@ -19,7 +19,7 @@ def tune_json(root: Path, model: str, *only: str, budget: float = 12) -> dict:
         [sys.executable, "-m", "scripts.tune", str(MODELS / model), *args,
          "--budget", str(budget), "--json"],
         cwd=root, env=dict(os.environ, PYTHONPATH=str(root), TF_CPP_MIN_LOG_LEVEL="2"),
-        capture_output=True, text=True, timeout=180, check=False,
+        capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
     return json.loads(done.stdout)

@@ -50,9 +50,11 @@ MEMBERS = (
     "scripts/tuning/child.py",
     "scripts/tuning/experiments.py",
     "scripts/tuning/model_file.py",
+    "scripts/tuning/pipeline.py",
     "scripts/tuning/report.py",
     "scripts/tuning/runner.py",
     "scripts/tuning/template.py",
+    "scripts/tuning/tracing.py",
     "scripts/core/plain_text.py",
     "scripts/core/rounds.py",
     "scripts/core/stats.py",
@@ -76,6 +78,13 @@ if sys.argv[1:2] == ["tune"]:
     sys.exit(tune(sys.argv[2:], prog="python tf-doctor.pyz tune"))
 from scripts.doctor.__main__ import main
 
+if sys.argv[1:2] in (["-h"], ["--help"]):
+    try:
+        main(prog="python tf-doctor.pyz")
+    finally:  # the doctor's help exits; tune's line comes after it
+        print()
+        print("also: python tf-doctor.pyz tune FILE  measure which of the guide's changes")
+        print("      speed up your model (python tf-doctor.pyz tune --help says more)")
 sys.exit(main(prog="python tf-doctor.pyz"))
 '''
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)

@@ -20,10 +20,14 @@ from pathlib import Path
 
 from scripts.core import provenance, rounds
 from scripts.core import store as results
-from scripts.tuning import experiments, model_file
+from scripts.tuning import experiments, model_file, pipeline, tracing
 from scripts.tuning.model_file import ModelFileError, one_line
 
 HELD_BATCHES = 32  # at most this many batches are held in memory for the in-memory arm
+# Before timing, a dataset arm reads its first epoch (without training) where the dataset says
+# how long one is, up to these limits: a cache() is then full, as after the reader's first
+# epoch, and the rounds time the epochs that follow.
+PRIME_BATCHES, PRIME_S = 2000, 10.0
 PROGRESS_EVERY_S = 2.0  # a progress line at most this often
 
 
@@ -73,9 +77,16 @@ class Setup:
             self._data = model_file.training_data(self.module, self.path)
         return self._data
 
-    def batches(self, data: model_file.TrainingData, factor: int = 1, prefetch: bool = False):
+    def batches(
+        self,
+        data: model_file.TrainingData,
+        factor: int = 1,
+        prefetch: bool = False,
+        parallel: bool = False,
+    ):
         """An endless iterator over the reader's batches (the dataset read again and again),
-        with batches factor times as large, or a prefetch added, when asked."""
+        with batches factor times as large, its maps made parallel or a prefetch added, when
+        asked."""
         tf = self.tf
         if data.kind == "arrays":
             size = data.batch_size * factor
@@ -88,7 +99,8 @@ class Setup:
             # loop would; tensors given as arrays are not converted again.
             starts = range(0, model_file.leading_length(data.x) - size + 1, size)
             return itertools.cycle([(data.x[s : s + size], data.y[s : s + size]) for s in starts])
-        dataset = data.dataset.repeat()
+        dataset = pipeline.parallelized(tf, data.dataset) if parallel else data.dataset
+        dataset = dataset.repeat()
         if factor > 1:
             size = self.batch_size() * factor
             dataset = dataset.rebatch(size, drop_remainder=True)
@@ -110,13 +122,6 @@ class Setup:
                     )
                 self._batch_size = int(self.tf.nest.flatten(first[0])[0].shape[0])
         return self._batch_size
-
-
-def prefetched(dataset) -> bool:
-    """Whether the dataset already ends with a prefetch (options wrappers looked through)."""
-    while dataset is not None and "Options" in type(dataset).__name__:
-        dataset = getattr(dataset, "_input_dataset", None)
-    return dataset is not None and "Prefetch" in type(dataset).__name__
 
 
 def held(setup: Setup, stream, count: int) -> list:
@@ -217,11 +222,14 @@ def build_arm(setup: Setup, experiment: str, arm: str) -> Timed:
     data = setup.data()
     size = setup.batch_size()
     kwargs: dict = {}
-    factor, prefetch = 1, False
+    factor, prefetch, parallel = 1, False, False
     if arm.startswith("batch_x"):
         factor = int(arm[len("batch_x") :])
     elif arm == "prefetch":
         prefetch = True
+    elif arm == "parallel_map":
+        parallel = True
+        prefetch = not pipeline.inspect(setup.tf, data.dataset).get("prefetched")
     elif arm == "graph":
         kwargs["run_eagerly"] = False
     elif arm in ("xla_on", "xla_off"):
@@ -229,10 +237,27 @@ def build_arm(setup: Setup, experiment: str, arm: str) -> Timed:
     elif arm.startswith("mixed_"):
         kwargs["policy"] = arm
     model = setup.model(**kwargs)
-    stream = setup.batches(data, factor, prefetch)
+    stream = setup.batches(data, factor, prefetch, parallel)
     if arm == "in_memory":
         stream = in_memory(setup, data, stream)
+    elif data.kind == "dataset":
+        prime(setup, stream, epoch_batches(data.dataset, factor))
     return Timed(setup, model, stream, setup.steps * size * factor)
+
+
+def epoch_batches(dataset, factor: int = 1) -> int:
+    """Batches in one epoch of the dataset (of the arm's batches), 0 where it does not say."""
+    count = int(dataset.cardinality())
+    return count // factor if count > 0 else 0
+
+
+def prime(setup: Setup, stream, count: int) -> None:
+    """Read the first epoch's batches without training, within PRIME_BATCHES and PRIME_S."""
+    started = time.perf_counter()
+    for read in range(min(count, PRIME_BATCHES)):
+        next_batch(setup, stream, read)
+        if time.perf_counter() - started > PRIME_S:
+            break
 
 
 def resident_bytes() -> int:
@@ -347,18 +372,22 @@ def facts(setup: Setup) -> dict:
         "devices": devices,
         "gpu": any(d.startswith("GPU:") for d in devices),
         "data_kind": data.kind,
-        "prefetched": prefetched(data.dataset) if data.kind == "dataset" else None,
+        "pipeline": pipeline.inspect(tf, data.dataset) if data.kind == "dataset" else None,
         "batch_size": setup.batch_size(),
         "steps_per_run": setup.steps,
         "run_eagerly": bool(getattr(model, "run_eagerly", False)),
         "jit_compile": bool(getattr(model, "jit_compile", False)),
         "policy": sys.modules[package].mixed_precision.global_policy().name,
         "logical_cores": os.cpu_count(),
+        "intra_op_threads": tf.config.threading.get_intra_op_parallelism_threads(),
     }
-    batch = next_batch(setup, setup.batches(data), 0)
+    found["prefetched"] = (found["pipeline"] or {}).get("prefetched")
+    stream = setup.batches(data)
+    batch = next_batch(setup, stream, 0)
     device = "GPU" if found["gpu"] else "CPU"
     try:
-        train_step(model, batch)
+        with tracing.TraceCount(tf.get_logger()) as traces:
+            train_step(model, batch)
     except Exception as error:
         if out_of_memory(error):
             raise ModelFileError(
@@ -370,10 +399,23 @@ def facts(setup: Setup) -> dict:
             f"{device} with a batch from training_data() ({one_line(error)}); expected a model "
             "that trains on those batches with train_on_batch"
         ) from None
+    found["traces"] = traces_per_step(setup, model, stream, traces.count)
     try:
         found["parameters"] = int(model.count_params())
     except Exception:  # a subclassed model may not say
         found["parameters"] = None
+    return found
+
+
+def traces_per_step(setup: Setup, model, stream, first: int) -> list[int]:
+    """tf.function traces in each of the first training steps (the first one's given): a
+    model that keeps tracing after its first step retraces (the retracing trap)."""
+    found = [first]
+    for read in range(1, experiments.TRACE_STEPS):
+        batch = next_batch(setup, stream, read)
+        with tracing.TraceCount(setup.tf.get_logger()) as traces:
+            train_step(model, batch)
+        found.append(traces.count)
     return found
 
 
@@ -436,6 +478,22 @@ def measure(setup: Setup, args, report: dict, out: Path) -> None:
             results.write_json_atomic(out, report)
 
 
+def keep_threads(setup: Setup, count: int) -> None:
+    """The arm's intra-op threads again, where the reader's file set its own at import (as
+    a script that pins its threads does): the arm measures its count, not the file's."""
+    threading = setup.tf.config.threading
+    if threading.get_intra_op_parallelism_threads() == count:
+        return
+    try:
+        threading.set_intra_op_parallelism_threads(count)
+    except RuntimeError as error:
+        raise ModelFileError(
+            f"{setup.path}: importing it set the intra-op threads and started TensorFlow's "
+            f"runtime ({one_line(error)}); expected a file that runs no TensorFlow op at "
+            "import, so that tune can set the threads of each variant"
+        ) from None
+
+
 def arm_error(error: BaseException) -> str:
     if isinstance(error, ModelFileError):
         return str(error)
@@ -473,6 +531,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.hide_gpu:
                 tf.config.set_visible_devices([], "GPU")
         setup = Setup(args.file)
+        if args.intra_threads:
+            keep_threads(setup, args.intra_threads)
         if args.experiment == "check":
             report["facts"] = facts(setup)
         elif args.experiment == "correctness":

@@ -27,6 +27,12 @@ DRIFT_MIN_ROUNDS = 9  # three thirds of at least three timed runs
 # |gpu - cpu| <= ATOL + RTOL * |cpu|: the tolerance of snippets/correctness/device_agreement.py
 # (docs/gpu-correctness.md, "Why this tolerance"); a test holds the two equal.
 RTOL, ATOL = 1e-3, 1e-5
+# The check counts tf.function traces in each of the model's first TRACE_STEPS training steps;
+# a model that traced again in RETRACING_STEPS or more of the steps after the first retraces
+# (one retrace can be Keras generalising a shape once; the trap is tracing again and again).
+TRACE_STEPS = 6
+RETRACING_STEPS = 2
+RETRACING_LINK = "docs/graph-execution.md#the-retracing-trap"
 
 
 @dataclass(frozen=True)
@@ -66,7 +72,20 @@ def input_arms(facts: dict) -> list[Arm]:
             "docs/input-pipeline.md#what-to-do",
         )
     ]
-    if not facts.get("prefetched"):
+    maps = (facts.get("pipeline") or {}).get("sequential_maps") or 0
+    if maps:
+        added = "" if facts.get("prefetched") else " and .prefetch(tf.data.AUTOTUNE) added"
+        found.append(
+            Arm(
+                "parallel_map",
+                f"the same pipeline with num_parallel_calls=tf.data.AUTOTUNE on its {maps} "
+                f"map{'s' if maps > 1 else ''}{added}",
+                "map(..., num_parallel_calls=tf.data.AUTOTUNE)"
+                + ("" if facts.get("prefetched") else ", and end with .prefetch(tf.data.AUTOTUNE)"),
+                "docs/input-pipeline.md#where-parallelism-helps-a-cpu-heavy-preprocessing-step",
+            )
+        )
+    elif not facts.get("prefetched"):
         found.append(
             Arm(
                 "prefetch",
@@ -78,7 +97,26 @@ def input_arms(facts: dict) -> list[Arm]:
     return found
 
 
+def retracing(facts: dict) -> bool:
+    """Whether the model traced again in RETRACING_STEPS or more steps after its first."""
+    later = (facts.get("traces") or [])[1:]
+    return sum(1 for count in later if count) >= RETRACING_STEPS
+
+
 def graph_arms(facts: dict) -> list[Arm]:
+    if facts.get("run_eagerly") and retracing(facts):
+        # An eager step that calls a tf.function with new Python values or shapes traces it
+        # at every step; the same step compiled as one graph is traced once.
+        return [
+            Arm(
+                "graph",
+                "the same model compiled as one graph (run_eagerly=False), traced once",
+                "stop the retracing: pass tensors, not Python numbers, to your tf.function "
+                "(tf.constant(step)) or give it an input_signature; or drop run_eagerly=True "
+                "so that the whole step is traced once",
+                RETRACING_LINK,
+            )
+        ]
     if facts.get("run_eagerly"):
         # Leaving eager mode first: XLA is a question about the compiled graph, asked once
         # the model runs as one (a run of tune after the change measures it).

@@ -7,7 +7,11 @@ The contract (scripts/tuning/template.py is a file to copy):
                    (`import tf_keras`), compiled with its optimizer and loss;
   training_data()  returns a tf.data.Dataset of (x, y) or (x, y, sample_weight) batches, or
                    a tuple (x, y, batch_size) of arrays;
-  STEPS_PER_RUN    optional: training steps in one timed run (default 10).
+  STEPS_PER_RUN    optional: training steps in one timed run (default 10);
+  LOSS             optional, for a model build_model() returns uncompiled: tune compiles it
+                   with this loss (a Keras loss name, object or function) and OPTIMIZER
+                   (optional: a Keras optimizer name, or a function returning a new optimizer;
+                   default "rmsprop", model.compile's own default).
 
 Standard library only at import: the parent (tf-doctor.pyz) checks a file with no TensorFlow.
 """
@@ -26,6 +30,8 @@ BUILD_MODEL = "build_model"
 TRAINING_DATA = "training_data"
 STEPS_NAME = "STEPS_PER_RUN"
 DEFAULT_STEPS = 10
+LOSS_NAME, OPTIMIZER_NAME = "LOSS", "OPTIMIZER"
+DEFAULT_OPTIMIZER = "rmsprop"  # what model.compile uses when given no optimizer
 # The Keras packages whose models tune drives: Keras 3, and Keras 2 as tf_keras (the Keras
 # of the stack Set up recommends for Macs). A `keras` 2.x package is Keras 2 as well.
 KERAS_PACKAGES = ("keras", "tf_keras")
@@ -162,14 +168,47 @@ def build_model(module: ModuleType, path: Path) -> tuple[Any, str]:
     package = keras_package(model)
     if package is None:
         raise problem(path, BUILD_MODEL, f"returned {describe(model)}", what(BUILD_MODEL))
+    loss = getattr(module, LOSS_NAME, None)
+    if loss is not None and is_compiled(model):
+        raise problem(
+            path,
+            BUILD_MODEL,
+            f"returned a compiled model and the file defines {LOSS_NAME} too",
+            f"one of the two: a compiled model, or an uncompiled one and {LOSS_NAME}",
+        )
+    if loss is not None:
+        compile_with(module, path, model, loss, sys.modules[package])
     if not is_compiled(model):
         raise problem(
             path,
             BUILD_MODEL,
             "returned a model that is not compiled",
-            "model.compile(optimizer=..., loss=...) before build_model() returns it",
+            "model.compile(optimizer=..., loss=...) before build_model() returns it, or "
+            f"{LOSS_NAME} = ... (and optionally {OPTIMIZER_NAME}) in the file",
         )
     return model, package
+
+
+def compile_with(module: ModuleType, path: Path, model: Any, loss: Any, keras: Any) -> None:
+    """Compile an uncompiled model with the file's LOSS and OPTIMIZER (a fresh optimizer for
+    every model: one optimizer object cannot train two models)."""
+    optimizer = getattr(module, OPTIMIZER_NAME, DEFAULT_OPTIMIZER)
+    if callable(optimizer) and not hasattr(optimizer, "apply_gradients"):
+        optimizer = optimizer()
+    elif not isinstance(optimizer, str):
+        raise ModelFileError(
+            f"{path}: {OPTIMIZER_NAME} is a {type(optimizer).__name__}; expected a Keras "
+            "optimizer name such as 'adam', or a function that returns a new optimizer"
+        )
+    try:
+        if isinstance(loss, str):
+            keras.losses.get(loss)  # compile would accept an unknown name until the first step
+        model.compile(optimizer=optimizer, loss=loss)
+    except Exception as error:
+        raise ModelFileError(
+            f"{path}: compiling build_model()'s model with {LOSS_NAME} = {loss!r} raised "
+            f"{one_line(error)}; expected a Keras loss name, object or function"
+        ) from None
 
 
 def describe(value: Any) -> str:

@@ -52,12 +52,67 @@ def model_line(facts: dict) -> str:
     )
 
 
+def traces_line(facts: dict) -> str | None:
+    """The tf.function traces counted in the model's first training steps, in words."""
+    counts = facts.get("traces")
+    if not counts:
+        return None
+    if counts[0] == 0 and not facts.get("run_eagerly"):
+        # A graph model traces its train function at its first step: no record means this
+        # TensorFlow words its log record differently, not that nothing was traced.
+        return "not counted (this TensorFlow logged no trace for the first step, which traces)"
+    later = counts[1:]
+    words = (
+        f"{counts[0]} in the first training step, {sum(later)} in the {len(later)} after it "
+        f"({' '.join(str(n) for n in later)})"
+    )
+    if experiments.retracing(facts):
+        words += f": the model RETRACES ({experiments.RETRACING_LINK})"
+    return words
+
+
+def pipeline_line(facts: dict) -> str | None:
+    """What the dataset's serialised graph says of its maps and prefetch, in words."""
+    found = facts.get("pipeline")
+    if not found:
+        return None
+    if found.get("error"):
+        return f"not inspected ({found['error']})"
+    maps = found["sequential_maps"]
+    words = [
+        f"{maps} map{'' if maps == 1 else 's'} without num_parallel_calls",
+        f"{found['parallel_maps']} with it",
+        "ends in a prefetch" if found["prefetched"] else "no prefetch at the end",
+    ]
+    return ", ".join(words)
+
+
+def retracing_note(facts: dict) -> str | None:
+    """Advice for a model that retraces with no arm that measures the fix (it runs as a graph
+    already: its train function traces again for new input shapes or Python values)."""
+    if not experiments.retracing(facts) or facts.get("run_eagerly"):
+        return None
+    return (
+        "the model traced again in "
+        f"{sum(1 for n in facts['traces'][1:] if n)} of the {len(facts['traces']) - 1} steps "
+        "after its first (not measured as an A/B: no change tune can make stops it): give "
+        "your batches one shape (padded_batch to a fixed length, drop_remainder=True) and "
+        f"pass tensors, not Python values, to your tf.functions ({experiments.RETRACING_LINK})"
+    )
+
+
 def to_text(report: dict) -> str:
     lines = [f"tune: {report['file']}", f"Date:     {report['date']}"]
     lines.append(f"Machine:  {report['machine']['description']}")
     lines.append(f"Software: {versions(report)}")
     if report.get("facts"):
         lines.append(f"Model:    {model_line(report['facts'])}")
+        traced = traces_line(report["facts"])
+        if traced:
+            lines.append(f"Traces:   {traced}")
+        inspected = pipeline_line(report["facts"])
+        if inspected:
+            lines.append(f"Pipeline: {inspected}")
     if report.get("error"):
         lines += ["", f"error: {report['error']}", "Nothing was measured."]
         return "\n".join(lines) + "\n"
@@ -82,6 +137,9 @@ def to_text(report: dict) -> str:
     if report.get("stretch"):
         lines += ["", *stretch_lines(report["stretch"])]
     notes = list(report.get("notes") or [])
+    retraces = retracing_note(report.get("facts") or {})
+    if retraces:
+        notes.insert(0, retraces)
     notes += [f"{r['label']}: {r['note']}" for r in report["rows"] if r["note"]]
     skipped = report.get("skipped") or {}
     notes += [f"{experiments.TITLES[n]}: {skipped[n]}" for n in experiments.ORDER if n in skipped]
@@ -196,6 +254,9 @@ def to_html(report: dict) -> str:
     facts += [("Machine", report["machine"]["description"]), ("Software", versions(report))]
     if report.get("facts"):
         facts.append(("Model", model_line(report["facts"])))
+        facts.append(("Traces", traces_line(report["facts"]) or "not counted"))
+        if pipeline_line(report["facts"]):
+            facts.append(("Pipeline", pipeline_line(report["facts"])))
     listed = "".join(f"<dt>{esc(k)}</dt><dd>{esc(str(v))}</dd>" for k, v in facts)
     text = esc(to_text(report))
     return (

@@ -13,6 +13,7 @@ import json
 import os
 import random
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,8 +28,12 @@ from scripts.tuning import analysis, experiments, model_file
 DEFAULT_BUDGET_S = 240.0
 MIN_ROUNDS, MAX_ROUNDS = 5, 60
 DRIFT_MAX_ROUNDS = 600
-# An isolated experiment (threads): process rounds, and timed runs in each process.
-PROCESS_ROUNDS, RUNS_PER_PROCESS = 2, 5
+# An isolated experiment (threads): at least PROCESS_ROUNDS process rounds, more as the budget
+# allows (a process costs about the check's start-up time), RUNS_PER_PROCESS timed runs each;
+# its interval pairs the processes of each round. Five rounds at least: with three, two arms
+# that were the same (a file that pins the thread count the arm sets) came out "faster" in a
+# test, each of three pairs leaning one way by chance (one time in four when they are alike).
+PROCESS_ROUNDS, MAX_PROCESS_ROUNDS, RUNS_PER_PROCESS = 5, 10, 5
 CHECK_TIMEOUT_S = 300.0
 # The child imports the stage from the project (a folder, or tf-doctor.pyz itself) ahead of
 # anything in the reader's working folder.
@@ -127,19 +132,30 @@ def arm_options(arm: str) -> list[str]:
     return []
 
 
+def process_rounds(share_s: float, arms: int, startup_s: float) -> int:
+    """How many process rounds an isolated experiment's share of the budget pays for."""
+    affordable = int(share_s / (arms * max(startup_s, 1.0)))
+    return max(PROCESS_ROUNDS, min(MAX_PROCESS_ROUNDS, affordable))
+
+
 def run_isolated(
-    path: Path, experiment: str, facts: dict, say: Callable[[str], None], timeout: float
+    path: Path,
+    experiment: str,
+    facts: dict,
+    say: Callable[[str], None],
+    timeout: float,
+    rounds: int = PROCESS_ROUNDS,
 ) -> dict:
     """Each arm in processes of its own, in process rounds (order shuffled per round, seeded);
-    every process times the same number of runs, so the arms' runs pair in order."""
+    an arm's times are one per process (the median of its runs), paired by round."""
     arms = experiments.arms(experiment, facts)
     merged: dict = {"arms": {a.name: {"label": a.label} for a in arms}, "error": None}
     rng = random.Random(0)
-    for number in range(PROCESS_ROUNDS):
+    for number in range(rounds):
         order = [a for a in arms if "error" not in merged["arms"][a.name]]
         rng.shuffle(order)
         names = ", ".join(a.name for a in order)
-        say(f"  {experiment}: process round {number + 1}/{PROCESS_ROUNDS}: {names}")
+        say(f"  {experiment}: process round {number + 1}/{rounds}: {names}")
         for arm in order:
             options = ["--arm", arm.name, "--min-rounds", str(RUNS_PER_PROCESS)]
             options += ["--max-rounds", str(RUNS_PER_PROCESS), "--budget", "0"]
@@ -150,8 +166,12 @@ def run_isolated(
             if report.get("error") or "error" in got:
                 entry["error"] = got.get("error") or report["error"]
             elif got.get("times_s"):
+                # One time per process: the median of its runs. Runs of different processes
+                # are not paired by their order (a process's start and the machine's load
+                # differ); processes of the same round, started one after another, are.
                 entry["samples_per_run"] = got["samples_per_run"]
-                entry.setdefault("times_s", []).extend(got["times_s"])
+                entry.setdefault("run_times_s", []).append(got["times_s"])
+                entry.setdefault("times_s", []).append(statistics.median(got["times_s"]))
             if report.get("interrupted"):
                 merged["interrupted"] = True
                 return merged
@@ -230,7 +250,8 @@ def tune(
             say(f"[{index + 1}/{len(chosen)}] {experiments.TITLES[name]}: {names}")
             timeout = max(CHECK_TIMEOUT_S, 4 * share + 60)
             if name in experiments.ISOLATED:
-                measured = run_isolated(path, name, facts, say, timeout)
+                count = process_rounds(share, len(arms), startup_s)
+                measured = run_isolated(path, name, facts, say, timeout, count)
             else:
                 per_arm = max(0.2, (share - 1.5 * startup_s) / len(arms))
                 options = rounds_options(per_arm, name)

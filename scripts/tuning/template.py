@@ -12,6 +12,10 @@ import tensorflow as tf
 
 # Optional: training steps in one timed run (default 10). Raise it if one step is very short.
 STEPS_PER_RUN = 10
+# Optional, only if build_model() returns a model it has not compiled: the loss (and the
+# optimizer, default "rmsprop") tune compiles it with.
+# LOSS = "sparse_categorical_crossentropy"
+# OPTIMIZER = "adam"
 
 
 def build_model():

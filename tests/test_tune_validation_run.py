@@ -1,0 +1,55 @@
+"""The committed full validation run (docs/_generated/tune/validation.json, made by
+`python -m scripts.tuning.validation`): the table the Tune your own model page shows is what
+the run renders to (never typed), every case ran on both variants, and the renderer checks
+and escapes what the file holds."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from scripts.tuning import validation
+
+
+@pytest.fixture(scope="module")
+def run():
+    return validation.load(validation.RUN_JSON)
+
+
+def test_the_page_shows_the_committed_runs_table(root, run):
+    assert validation.TABLE_MD.read_text(encoding="utf-8") == validation.render(run)
+    page = (root / "docs" / "tune.md").read_text(encoding="utf-8")
+    assert '--8<-- "docs/_generated/tune/validation.md"' in page
+
+
+def test_every_case_ran_on_both_variants(run):
+    assert [entry["name"] for entry in run["cases"]] == [case.name for case in validation.CASES]
+    for entry, case in zip(run["cases"], validation.CASES, strict=True):
+        assert entry["only"] == list(case.only)
+        assert entry["slow"]["file"] == f"tests/tune_models/{case.slow}"
+        assert entry["better"]["file"] == f"tests/tune_models/{case.better}"
+        for variant in (entry["slow"], entry["better"]):
+            assert not variant["interrupted"]
+
+
+def test_the_verdicts_are_recomputed_from_the_rows_not_read(run):
+    entry = copy.deepcopy(run["cases"][0])
+    for row in entry["slow"]["rows"]:
+        row["recommended"] = False
+    assert validation.judged(entry)[0] is False
+
+
+def test_a_tampered_file_is_refused_or_shown_as_text(tmp_path, run):
+    bad = copy.deepcopy(run)
+    bad["cases"][0]["slow"]["rows"][0]["point"] = "2.0"
+    path = tmp_path / "validation.json"
+    path.write_text(json.dumps(bad))
+    with pytest.raises(ValueError, match="a number is not a number"):
+        validation.load(path)
+    marked = copy.deepcopy(run)
+    marked["machine"]["description"] = "<script>x</script> [a](b)"
+    path.write_text(json.dumps(marked))
+    table = validation.render(validation.load(path))
+    assert "<script>" not in table and "[a](b)" not in table
