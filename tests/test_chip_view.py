@@ -4,6 +4,7 @@ in its chip's panel, gaps named, strings escaped, and a CSS rule for every chip 
 from __future__ import annotations
 
 import copy
+import json
 import re
 
 import pytest
@@ -36,7 +37,7 @@ def test_the_chip_is_read_from_the_start_of_the_hardware(hardware, chip):
 
 
 def panels(rendered: str) -> dict[str, str]:
-    found = re.findall(r'<div class="chip-panel" id="chip-panel-([a-z0-9-]+)" markdown>'
+    found = re.findall(r'<div class="chip-panel" id="chip-panel-([a-z0-9-]+)" markdown data-search-exclude>'
                        r"(.*?)\n</div>", rendered, flags=re.DOTALL)  # fmt: skip
     return dict(found)
 
@@ -104,3 +105,13 @@ def test_the_stylesheet_shows_the_panel_of_every_chip_the_picker_offers():
 def test_the_committed_fragment_is_the_rendering(fresh_render):
     committed = ROOT / "docs" / "_generated" / chip_view.OUTPUT
     assert committed.read_text(encoding="utf-8") == fresh_render[chip_view.OUTPUT]
+
+
+def test_the_figures_stay_out_of_the_site_search(built_site):
+    """Like every published-figure table: their numbers match nothing a reader types, and in
+    the index every page downloads they would weigh as much as the symptom page."""
+    index = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    text = " ".join(doc["text"] for doc in index["docs"] if doc["location"].startswith("chips/"))
+    assert "Pick your Mac's chip" in text  # the page's own prose is searchable
+    assert chip_view.GAPS.format(chip="M1") not in text
+    assert "Result as published" not in text

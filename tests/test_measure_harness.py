@@ -54,6 +54,14 @@ def snippets_dir(tmp_path):
 
 
 @pytest.fixture(autouse=True)
+def own_run_lock(tmp_path, monkeypatch):
+    """Each test's runs take a lock of their own: the machine-wide one would refuse a run while
+    a test on another pytest-xdist worker measures ('another measuring run ... is using this
+    machine'), which failed a CI run. The test of that refusal takes its lock here too."""
+    monkeypatch.setenv("MEASURE_LOCK", str(tmp_path / "measure.lock"))
+
+
+@pytest.fixture(autouse=True)
 def empty_published_results(tmp_path, monkeypatch):
     """The ids these runs decide do not depend on which machines results/ holds today."""
     published = tmp_path / "published"
@@ -187,10 +195,7 @@ def test_another_machine_with_the_same_id_gets_a_suffixed_file(snippets_dir, tmp
     assert len(list(out_dir.glob("*.json"))) == 2
 
 
-def test_a_second_run_is_refused_while_one_holds_the_machine(
-    snippets_dir, tmp_path, capsys, monkeypatch
-):
-    monkeypatch.setenv("MEASURE_LOCK", str(tmp_path / "measure.lock"))
+def test_a_second_run_is_refused_while_one_holds_the_machine(snippets_dir, tmp_path, capsys):
     first = measure.hold_run_lock()
     assert first is not None
     try:
@@ -204,7 +209,6 @@ def test_a_second_run_is_refused_while_one_holds_the_machine(
 
 
 def test_each_entry_records_the_noise_check(snippets_dir, tmp_path, monkeypatch, capsys):
-    monkeypatch.setenv("MEASURE_LOCK", str(tmp_path / "measure.lock"))
     monkeypatch.setattr(measure.noise_check, "snapshot", lambda: {"load_1m": 9.0, "cores": 2})
     assert run_measure(snippets_dir, tmp_path / "out", "--only", "demo/good", "--no-output") == 0
     assert "warning: The load average over the last minute is 9.0 on 2 cores" in (
@@ -217,7 +221,6 @@ def test_each_entry_records_the_noise_check(snippets_dir, tmp_path, monkeypatch,
 def test_a_dirty_tree_is_refused_for_results_but_not_for_a_scratch_folder(
     snippets_dir, tmp_path, monkeypatch, capsys
 ):
-    monkeypatch.setenv("MEASURE_LOCK", str(tmp_path / "measure.lock"))
     monkeypatch.setattr(
         measure.provenance, "git_state", lambda root: {"commit": "a" * 40, "dirty": True}
     )

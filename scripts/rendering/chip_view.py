@@ -21,6 +21,9 @@ TIERS = ("", "Pro", "Max", "Ultra")  # "" is the base chip
 # whose source names only the family, "Apple M1 (variant not stated ...", is in no panel.
 CHIP = re.compile(r"Apple (M[1-9])(?: (Pro|Max|Ultra))?(?![A-Za-z0-9]| \(variant not stated)")
 EVERY = "every"
+# Out of the site search, as every published-figure table is: the search plugin ends an
+# excluded element at the first closing tag of its kind, so each nested div carries the mark.
+NOT_SEARCHED = "data-search-exclude"
 GAPS = "Gaps, factors with no published figure found for the {chip}:"
 
 
@@ -70,7 +73,7 @@ def panel(chip: str, found: dict) -> list[str]:
     by_page = found.get(chip, {})
     total = sum(len(rows) for rows in by_page.values())
     lines = [
-        f'<div class="chip-panel" id="chip-panel-{slug(chip)}" markdown>',
+        f'<div class="chip-panel" id="chip-panel-{slug(chip)}" markdown {NOT_SEARCHED}>',
         "",
         f"**{chip}**: {total} published {'figure' if total == 1 else 'figures'}"
         f" from {len({s['id'] for rows in by_page.values() for s, _ in rows})} sources.",
@@ -111,9 +114,9 @@ def render(sources: list[dict]) -> str:
             f'<label><input type="radio" name="chip" value="{value}"{checked}> {label}</label>'
         )
     picker.append("</fieldset>")
-    lines = ['<div class="chip-view" markdown>', "", "\n".join(picker), ""]
+    lines = [f'<div class="chip-view" markdown {NOT_SEARCHED}>', "", "\n".join(picker), ""]
     lines += [
-        f'<div class="chip-panel" id="chip-panel-{EVERY}" markdown>',
+        f'<div class="chip-panel" id="chip-panel-{EVERY}" markdown {NOT_SEARCHED}>',
         "",
         "Figures per chip and factor (a dash is a gap: no published figure found):",
         "",
