@@ -34,6 +34,7 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
 ]
 DESKTOP = {"width": 1280, "height": 800}
+SEARCH_INDEX = "/search/search_index.json"  # one file for the whole site, fetched by search
 PHONE = {"width": 390, "height": 844}
 
 
@@ -183,7 +184,8 @@ class Visit:
     console_errors: list[str] = field(default_factory=list)
     foreign_requests: list[str] = field(default_factory=list)
     failed_requests: list[str] = field(default_factory=list)
-    transferred_bytes: int = 0
+    transferred_bytes: int = 0  # the page's own requests, the shared search index apart
+    search_index_bytes: int = 0
     charts: list[dict] = field(default_factory=list)
     tables: list[dict] = field(default_factory=list)
 
@@ -261,7 +263,11 @@ def visit(context, base_url: str, path: str) -> Visit:
             # the search worker's script, which a first visit does download.
             response = request.response()
             body = len(response.body()) if response and response.status == 200 else 0
-            result.transferred_bytes += body + request.sizes()["responseHeadersSize"]
+            size = body + request.sizes()["responseHeadersSize"]
+            if urlsplit(request.url).path.endswith(SEARCH_INDEX):
+                result.search_index_bytes += size
+            else:
+                result.transferred_bytes += size
         chart_count = len(page.evaluate(CHARTS_JS))
         result.charts = [page.evaluate(CHART_JS, index) for index in range(chart_count)]
         result.tables = page.evaluate(TABLES_JS)
