@@ -12,28 +12,20 @@ its own processes and reports every arm with an interval."""
 from __future__ import annotations
 
 from scripts.tuning import validation
-from tests.tune_validation import tune_json
+from tests.tune_validation import committed_verdicts, measured_with_intervals, tune_json
 
 CASE = validation.case_named("threads_default.py")
 
 
-def committed_entry() -> dict:
-    run = validation.load()
-    return next(entry for entry in run["cases"] if entry["name"] == CASE.name)
-
-
 def test_the_committed_run_found_the_factor_and_left_the_better_variant_alone():
-    found, clean = validation.judged(committed_entry())
+    found, clean = committed_verdicts(CASE)
     assert found, "the committed run's slow variant was not told to use one thread"
     assert clean, "the committed run's better variant was told to use one thread"
 
 
 def test_a_small_run_measures_every_thread_count_with_an_interval(root):
-    report = tune_json(root, CASE.slow, "threads")
-    assert not report["error"], report["error"]
-    rows = [row for row in report["rows"] if row["experiment"] == "threads"]
+    rows = measured_with_intervals(tune_json(root, CASE.slow, "threads"), "threads")
     arms = {row["arm"] for row in rows}
     assert CASE.arm in arms and len(arms) == len(rows) >= 2, rows
     for row in rows:
-        assert row["low"] <= row["point"] <= row["high"], row
         assert row["rounds"] >= 5, row  # each thread count in its own processes, five rounds

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scripts.tuning import analysis
+from scripts.tuning import analysis, validation
 
 MODELS = Path(__file__).resolve().parent / "tune_models"
 
@@ -28,3 +28,20 @@ def tune_json(root: Path, model: str, *only: str, budget: float = 12) -> dict:
 def top_recommendation(report: dict) -> dict | None:
     found = analysis.recommendations(report["rows"])
     return found[0] if found else None
+
+
+def committed_verdicts(case) -> tuple[bool, bool]:
+    """(found on the slow variant, clean on the better one) in the committed full run, for
+    the cases whose gain is too small to judge beside the rest of a CI run."""
+    run = validation.load()
+    return validation.judged(next(e for e in run["cases"] if e["name"] == case.name))
+
+
+def measured_with_intervals(report: dict, experiment: str) -> list[dict]:
+    """The experiment's rows of a small live run, each checked to carry its interval."""
+    assert not report["error"], report["error"]
+    rows = [row for row in report["rows"] if row["experiment"] == experiment]
+    assert rows, report["rows"]
+    for row in rows:
+        assert row["low"] <= row["point"] <= row["high"], row
+    return rows
