@@ -41,8 +41,9 @@ def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
         type=float,
         default=runner.DEFAULT_BUDGET_S,
         metavar="SECONDS",
-        help="about how long the whole run may take; more rounds, narrower intervals "
-        "(default %(default)g)",
+        help="the time given to the timed rounds; more rounds, narrower intervals. Loading "
+        "the model, warm-ups and the five process rounds an isolated variant needs at least "
+        "come on top, so a short budget runs over (default %(default)g)",
     )
     parser.add_argument("--json", action="store_true", help="the report as JSON on stdout")
     parser.add_argument(
