@@ -10,13 +10,11 @@ from pathlib import Path
 
 from scripts.tuning import analysis, validation
 
-MODELS = Path(__file__).resolve().parent / "tune_models"
-
 
 def tune_json(root: Path, model: str, *only: str, budget: float = 12) -> dict:
     args = [a for name in only for a in ("--only", name)]
     done = subprocess.run(
-        [sys.executable, "-m", "scripts.tune", str(MODELS / model), *args,
+        [sys.executable, "-m", "scripts.tune", str(validation.MODELS / model), *args,
          "--budget", str(budget), "--json"],
         cwd=root, env=dict(os.environ, PYTHONPATH=str(root), TF_CPP_MIN_LOG_LEVEL="2"),
         capture_output=True, text=True, timeout=300, check=False,

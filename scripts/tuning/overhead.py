@@ -20,9 +20,9 @@ import statistics
 import sys
 from pathlib import Path
 
-from scripts.core import plain_text, project_files, provenance, rounds, stats
+from scripts.core import plain_text, project_files, rounds, stats
 from scripts.core import store as results
-from scripts.tuning import child
+from scripts.tuning import child, committed_run
 
 BOUND = 1.02
 OUT_DIR = project_files.ROOT / "docs" / "_generated" / "tune"
@@ -69,31 +69,19 @@ def measure(path: Path, budget_s: float) -> dict:
 def load(path: Path = RUN_JSON) -> dict:
     """The committed run, its fields checked before any reaches the page."""
     found = json.loads(path.read_text(encoding="utf-8"))
-    numbers = [found["budget_s"], *found["load_average_start"], *found["load_average_end"]]
-    texts = [found["date"], found["machine"]["description"]]
+    numbers, texts = [], []
     for row in found["rows"]:
         numbers += [row[key] for key in ("ratio", "low", "high", "bare_step_ms", "rounds")]
         texts.append(row["file"])
-    if not all(isinstance(n, (int, float)) and not isinstance(n, bool) for n in numbers):
-        raise ValueError(f"{path}: a number is not a number")
-    if not all(isinstance(t, str) for t in texts):
-        raise ValueError(f"{path}: a text is not a string")
-    return found
+    return committed_run.check(path, found, numbers, texts)
 
 
 def render(found: dict) -> str:
     """The overhead table in Markdown, every string from the run escaped."""
     esc = plain_text.escape
-    software = found["software"]
-    git = found.get("git") or {}
-    commit = (git.get("commit") or "unknown")[:7] + ("+dirty" if git.get("dirty") else "")
     lines = [
-        f"**{esc(found['machine']['description'])}** · TensorFlow "
-        f"{esc(str(software.get('tensorflow')))}, Keras {esc(str(software.get('keras')))}, "
-        f"Python {esc(str(software.get('python')))} · run {esc(found['date'][:10])} (commit "
-        f"{esc(commit)}), {found['budget_s']:g} s of rounds per model; one-minute load average "
-        f"{found['load_average_start'][0]:.1f} to {found['load_average_end'][0]:.1f} on its "
-        "2 cores",
+        f"{committed_run.heading(found)}, {found['budget_s']:g} s of rounds per model; one-minute"
+        f" load average {committed_run.load_range(found, ' to ')}",
         "",
         "| Model file | Bare step | tune's step / bare step (95% interval) | Rounds | Within 2% |",
         "|---|---:|---:|---:|---|",
@@ -113,16 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=10.0, help="timed seconds per way")
     parser.add_argument("--write", action="store_true", help="keep the run for the page")
     args = parser.parse_args(argv)
-    found = {
-        "tool": "tune overhead",
-        "date": provenance.utc_now(),
-        "machine": provenance.collect_machine(),
-        "software": provenance.collect_software(),
-        "git": provenance.git_state(project_files.ROOT),
-        "budget_s": args.budget,
-        "load_average_start": list(os.getloadavg()),
-        "rows": [],
-    }
+    found = {**committed_run.started("tune overhead", args.budget), "rows": []}
     print(f"tune's step time / the bare loop's (interleaved rounds, 95% interval; bound {BOUND})")
     for path in args.files:
         row = measure(path, args.budget)
@@ -131,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
             f"  {row['file']}: {row['ratio']:.4f} ({row['low']:.4f}-{row['high']:.4f}), "
             f"{row['rounds']} rounds"
         )
-    found["load_average_end"] = list(os.getloadavg())
+    committed_run.finished(found)
     worst = max(row["high"] for row in found["rows"])
     print("within the bound" if worst < BOUND else "OVER THE BOUND")
     if args.write:

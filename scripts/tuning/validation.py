@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from scripts.core import plain_text, project_files, provenance
+from scripts.core import plain_text, project_files
 from scripts.core import store as results
-from scripts.tuning import analysis, experiments, runner
+from scripts.tuning import analysis, committed_run, experiments, runner
 
 MODELS = project_files.ROOT / "tests" / "tune_models"
 OUT_DIR = project_files.ROOT / "docs" / "_generated" / "tune"
@@ -113,6 +112,11 @@ def case_named(slow_file: str) -> Case:
     return next(case for case in CASES if case.slow == slow_file)
 
 
+def case_of(entry: dict) -> Case:
+    """The case a committed run's entry was made for."""
+    return next(case for case in CASES if case.name == entry["name"])
+
+
 def found_on_slow(case: Case, rows: list[dict]) -> bool:
     """The top recommendation is the case's factor, its whole interval above 1."""
     top = analysis.recommendations(rows)
@@ -143,16 +147,7 @@ def summary(report: dict) -> dict:
 
 def run(budget_s: float, say: Callable[[str], None]) -> dict:
     """Every case, slow and better variant, at the given budget per tune run."""
-    found: dict = {
-        "tool": "tune validation",
-        "date": provenance.utc_now(),
-        "machine": provenance.collect_machine(),
-        "software": provenance.collect_software(),
-        "git": provenance.git_state(project_files.ROOT),
-        "budget_s": budget_s,
-        "load_average_start": list(os.getloadavg()),
-        "cases": [],
-    }
+    found = {**committed_run.started("tune validation", budget_s), "cases": []}
     for case in CASES:
         entry = {"name": case.name, "snippet": case.snippet, "only": list(case.only)}
         for variant in ("slow", "better"):
@@ -162,13 +157,12 @@ def run(budget_s: float, say: Callable[[str], None]) -> dict:
             entry[variant] = summary(report)
             entry[variant]["file"] = f"tests/tune_models/{path.name}"
         found["cases"].append(entry)
-    found["load_average_end"] = list(os.getloadavg())
-    return found
+    return committed_run.finished(found)
 
 
 def judged(entry: dict) -> tuple[bool, bool]:
     """(found on the slow variant, clean on the better one), from the committed rows."""
-    case = next(c for c in CASES if c.name == entry["name"])
+    case = case_of(entry)
     slow, better = entry["slow"], entry["better"]
     found = not slow["error"] and found_on_slow(case, slow["rows"])
     clean = not better["error"] and clean_on_better(case, better["rows"])
@@ -210,8 +204,7 @@ def better_cell(case: Case, measured: dict) -> str:
 def load(path: Path = RUN_JSON) -> dict:
     """The committed run, its fields checked before any reaches the page."""
     found = json.loads(path.read_text(encoding="utf-8"))
-    numbers = [found["budget_s"], *found["load_average_start"], *found["load_average_end"]]
-    texts = [found["date"], found["machine"]["description"]]
+    numbers, texts = [], []
     for entry in found["cases"]:
         texts += [entry["name"], entry["snippet"], *entry["only"]]
         for variant in (entry["slow"], entry["better"]):
@@ -221,10 +214,7 @@ def load(path: Path = RUN_JSON) -> dict:
                 numbers += [row[key] for key in ("point", "low", "high") if row[key] is not None]
                 if not isinstance(row["recommended"], bool):
                     raise ValueError(f"{path}: 'recommended' is not true or false")
-    if not all(isinstance(n, (int, float)) and not isinstance(n, bool) for n in numbers):
-        raise ValueError(f"{path}: a number is not a number")
-    if not all(isinstance(t, str) for t in texts):
-        raise ValueError(f"{path}: a text is not a string")
+    committed_run.check(path, found, numbers, texts)
     if {entry["name"] for entry in found["cases"]} - {case.name for case in CASES}:
         raise ValueError(f"{path}: a case this module does not define")
     return found
@@ -233,17 +223,10 @@ def load(path: Path = RUN_JSON) -> dict:
 def render(found: dict) -> str:
     """The validation table in Markdown, every string from the run escaped."""
     esc = plain_text.escape
-    git = found.get("git") or {}
-    commit = (git.get("commit") or "unknown")[:7] + ("+dirty" if git.get("dirty") else "")
-    load = " to ".join(f"{found[key][0]:.1f}" for key in ("load_average_start", "load_average_end"))
     lines = [
-        f"**{esc(found['machine']['description'])}** · TensorFlow "
-        f"{esc(str(found['software'].get('tensorflow')))}, Keras "
-        f"{esc(str(found['software'].get('keras')))}, Python "
-        f"{esc(str(found['software'].get('python')))} · run {esc(found['date'][:10])} "
-        f"(commit {esc(commit)}), tune's budget {found['budget_s']:g} s per run; the "
-        f"machine's one-minute load average went from {load} on its 2 cores (other programs "
-        "ran beside it)",
+        f"{committed_run.heading(found)}, tune's budget {found['budget_s']:g} s per run; the"
+        f" machine's one-minute load average went from {committed_run.load_range(found, ' to ')}"
+        " (other programs ran beside it)",
         "",
         "| Snippet (slow factor) | Experiments run | Slow variant: top recommendation, speed-up "
         "(95% interval) | Better variant: the factor's row | Slow factor found | Better variant "
@@ -251,7 +234,7 @@ def render(found: dict) -> str:
         "|---|---|---|---|---|---|",
     ]
     for entry in found["cases"]:
-        case = next(c for c in CASES if c.name == entry["name"])
+        case = case_of(entry)
         found_slow, clean = judged(entry)
         cells = (
             f"{esc(entry['name'])}: `{esc(entry['snippet'])}`",
@@ -275,8 +258,9 @@ def main(argv: list[str] | None = None) -> int:
         OUT_DIR.mkdir(parents=True, exist_ok=True)
         results.write_json_atomic(RUN_JSON, found)
     found = load(RUN_JSON)
-    TABLE_MD.write_text(render(found), encoding="utf-8")
-    print(render(found))
+    table = render(found)
+    TABLE_MD.write_text(table, encoding="utf-8")
+    print(table)
     return 0 if all(all(judged(entry)) for entry in found["cases"]) else 1
 
 

@@ -1,0 +1,62 @@
+"""What tune's two committed runs (the validation and the overhead benchmark) record about
+themselves, check when read back, and show above their tables: the tool, date, machine,
+software, commit, budget and the load average before and after."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from scripts.core import plain_text, project_files, provenance
+
+
+def started(tool: str, budget_s: float) -> dict:
+    """The run's record before anything is measured."""
+    return {
+        "tool": tool,
+        "date": provenance.utc_now(),
+        "machine": provenance.collect_machine(),
+        "software": provenance.collect_software(),
+        "git": provenance.git_state(project_files.ROOT),
+        "budget_s": budget_s,
+        "load_average_start": list(os.getloadavg()),
+    }
+
+
+def finished(found: dict) -> dict:
+    found["load_average_end"] = list(os.getloadavg())
+    return found
+
+
+def check(path: Path, found: dict, numbers: list, texts: list) -> dict:
+    """Raise ValueError naming path unless every number is one and every text a string (the
+    run's own provenance fields included)."""
+    own = [found["budget_s"], *found["load_average_start"], *found["load_average_end"]]
+    numbers = [*own, *numbers]
+    texts = [found["date"], found["machine"]["description"], *texts]
+    if not all(isinstance(n, (int, float)) and not isinstance(n, bool) for n in numbers):
+        raise ValueError(f"{path}: a number is not a number")
+    if not all(isinstance(t, str) for t in texts):
+        raise ValueError(f"{path}: a text is not a string")
+    return found
+
+
+def heading(found: dict) -> str:
+    """The machine, software, date and commit the run was made with, escaped."""
+    esc = plain_text.escape
+    software = found["software"]
+    git = found.get("git") or {}
+    commit = (git.get("commit") or "unknown")[:7] + ("+dirty" if git.get("dirty") else "")
+    return (
+        f"**{esc(found['machine']['description'])}** · TensorFlow "
+        f"{esc(str(software.get('tensorflow')))}, Keras {esc(str(software.get('keras')))}, "
+        f"Python {esc(str(software.get('python')))} · run {esc(found['date'][:10])} (commit "
+        f"{esc(commit)})"
+    )
+
+
+def load_range(found: dict, joined: str) -> str:
+    """The one-minute load average at the start and the end, and the machine's cores."""
+    cores = found["machine"].get("logical_cores")
+    start, end = found["load_average_start"][0], found["load_average_end"][0]
+    return f"{start:.1f}{joined}{end:.1f} on its {cores} cores"
