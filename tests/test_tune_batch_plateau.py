@@ -3,7 +3,11 @@ its rule, that it measures, and that the case uses the batch its committed run c
 
 from __future__ import annotations
 
-from scripts.tuning import batch_plateau
+import json
+
+import pytest
+
+from scripts.tuning import batch_plateau, validation
 
 
 def row(batch: int, **highs: float) -> dict:
@@ -37,3 +41,22 @@ def test_the_sweep_measures_gains_with_intervals_on_a_small_ladder():
     assert set(by_batch[64]["gains"]) == {"x2"} and by_batch[128]["gains"] == {}
     for gain in by_batch[32]["gains"].values():
         assert 0 < gain["low"] <= gain["point"] <= gain["high"]
+
+
+def test_the_page_shows_the_committed_sweep_and_the_case_uses_its_batch(root):
+    found = batch_plateau.load(batch_plateau.RUN_JSON)
+    assert batch_plateau.TABLE_MD.read_text(encoding="utf-8") == batch_plateau.render(found)
+    page = (root / "docs" / "tune.md").read_text(encoding="utf-8")
+    assert '--8<-- "docs/_generated/tune/batch_plateau.md"' in page
+    case = validation.case_named("mlp_batch_32.py")
+    text = (validation.MODELS / case.better).read_text(encoding="utf-8")
+    assert f"mlp_batch_32.BATCH = {found['chosen']}\n" in text, case.better
+
+
+def test_a_committed_sweep_whose_choice_breaks_the_rule_is_refused(tmp_path):
+    found = json.loads(batch_plateau.RUN_JSON.read_text(encoding="utf-8"))
+    found["chosen"] = batch_plateau.LADDER[0]
+    path = tmp_path / "batch_plateau.json"
+    path.write_text(json.dumps(found), encoding="utf-8")
+    with pytest.raises(ValueError, match="'chosen' is not the batch the rule gives"):
+        batch_plateau.load(path)

@@ -81,7 +81,7 @@ CASES = (
         "MLP small batch (batch size)",
         "snippets/batch_size/mlp.py",
         "mlp_batch_32.py",
-        "mlp_batch_8192.py",
+        "mlp_batch_65536.py",
         "batch",
         None,
         ("input", "graph", "batch"),
