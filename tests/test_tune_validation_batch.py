@@ -1,25 +1,28 @@
 """tune validated on a snippet whose slow factor is known (issue 19): the MLP at a small batch
 (snippets/batch_size/mlp.py). On the batch of 32 the top recommendation is a larger batch,
-its interval above 1. The issue also asks that a better variant not be told it; for this
-network that does not hold: its throughput still rises at the largest batch tried (8192,
-where the committed validation run measured x4 still faster), so the test asserts what does
-hold, that the gain a larger batch gives is smaller there than at 32 (the case:
-scripts/tuning/validation.py)."""
+its interval above 1: judged live, at small size, as the gain is large (above 3x).
+
+The better variant is the batch at which the network's throughput levels off, chosen by its
+own sweep (scripts/tuning/batch_plateau.py; tests/test_tune_batch_plateau.py holds the model
+file to it). That batch is large by its nature: one tune run on it takes about 45 s of both
+cores, too much to repeat in every CI run, so its verdict (no larger batch recommended) is
+read from the committed full run (docs/_generated/tune/validation.json, rendered on the Tune
+page), as the thread and feeding cases' are."""
 
 from __future__ import annotations
 
 from scripts.tuning import validation
-from tests.tune_validation import tune_json
+from tests.tune_validation import committed_verdicts, tune_json
 
 CASE = validation.case_named("mlp_batch_32.py")
 
 
-def best_batch_gain(report: dict) -> float:
-    return max(r["point"] for r in report["rows"] if CASE.is_factor(r) and r["point"])
-
-
-def test_the_slow_factor_is_found_and_gains_less_at_a_large_batch(root):
+def test_a_small_run_on_the_batch_of_32_recommends_a_larger_batch_first(root):
     slow = tune_json(root, CASE.slow, *CASE.only)
     assert validation.found_on_slow(CASE, slow["rows"]), slow["rows"]
-    better = tune_json(root, CASE.better, "batch")
-    assert best_batch_gain(better) < best_batch_gain(slow), (better["rows"], slow["rows"])
+
+
+def test_the_committed_run_found_the_factor_and_left_the_levelled_off_batch_alone():
+    found, clean = committed_verdicts(CASE)
+    assert found, "the committed run's batch of 32 was not told a larger batch first"
+    assert clean, "the committed run's levelled-off batch was told a larger batch"
