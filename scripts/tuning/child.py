@@ -192,10 +192,15 @@ class Timed:
                     raise ran_out(self.setup, self.read) from None
                 raise
             self.read += self.per_call
-        if self.memory is not None:
+        return loss
+
+    def sample_memory(self, runs: int) -> dict[str, list]:
+        """The drift experiment's memory after each of `runs` timed runs: sampled between
+        rounds, outside the timing, once for each run not sampled yet."""
+        while len(self.memory["resident_bytes"]) < runs:
             self.memory["resident_bytes"].append(resident_bytes())
             self.memory["gpu_bytes"].append(gpu_bytes(self.setup.tf))
-        return loss
+        return {key: list(found) for key, found in self.memory.items()}
 
 
 def train_step(model, batch):
@@ -445,9 +450,7 @@ def measure(setup: Setup, args, report: dict, out: Path) -> None:
         for name, values in times.items():
             report["arms"][name].update(times_s=list(values), positions=list(positions[name]))
             if runs[name].memory is not None:
-                report["arms"][name]["memory"] = {
-                    key: list(found[: len(values)]) for key, found in runs[name].memory.items()
-                }
+                report["arms"][name]["memory"] = runs[name].sample_memory(len(values))
         results.write_json_atomic(out, report)
         done = len(next(iter(times.values()), []))
         if time.perf_counter() - shown[0] < PROGRESS_EVERY_S:
