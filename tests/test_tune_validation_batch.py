@@ -4,10 +4,11 @@ its interval above 1: judged live, at small size, as the gain is large (above 3x
 
 The better variant is the batch at which the network's throughput levels off, chosen by its
 own sweep (scripts/tuning/batch_plateau.py; tests/test_tune_batch_plateau.py holds the model
-file to it). That batch is large by its nature: one tune run on it takes about 45 s of both
-cores, too much to repeat in every CI run, so its verdict (no larger batch recommended) is
-read from the committed full run (docs/_generated/tune/validation.json, rendered on the Tune
-page), as the thread and feeding cases' are."""
+file to it). That batch is large by its nature: one small tune run on it (`--only batch
+--budget 12`) took 43 s of both cores here, too much to repeat in every CI run, so its
+verdict (no larger batch recommended) is read from the committed full run
+(docs/_generated/tune/validation.json, rendered on the Tune page), as the thread and feeding
+cases' are; validation.load() recomputes each verdict from its numbers."""
 
 from __future__ import annotations
 

@@ -14,19 +14,21 @@ the gain under which tune advises nothing: this sweep then shows that neither la
 gains 5% there. Where no batch of the ladder qualifies, the case has no better variant on this
 machine, and the run says so.
 
-Usage: python -m scripts.tuning.batch_plateau [--budget SECONDS] [--write]
-(--write keeps the run in docs/_generated/tune/batch_plateau.json and the page's table beside it)
+Usage: python -m scripts.tuning.batch_plateau [--budget SECONDS] [--write | --render]
+(--write keeps the run in docs/_generated/tune/batch_plateau.json and the page's table beside
+it; --render only renders the committed run again)
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 from pathlib import Path
 
-from scripts.core import catalog, project_files, rounds, stats
+from scripts.core import catalog, plain_text, project_files, rounds, stats
 from scripts.core import store as results
 from scripts.tuning import analysis, committed_run
 
@@ -34,6 +36,7 @@ SNIPPET = "batch_size/mlp"
 LADDER = tuple(1024 * 2**k for k in range(9))  # 1024 (the snippet's largest) to 262144
 EXAMPLES_PER_RUN = LADDER[-1]  # one step at the largest batch
 FACTORS = (2, 4)  # tune's batch experiment tries x2 and x4
+POINT_LOW_HIGH = ("point", "low", "high")
 MIN_ROUNDS, MAX_ROUNDS = 10, 200
 OUT_DIR = project_files.ROOT / "docs" / "_generated" / "tune"
 RUN_JSON = OUT_DIR / "batch_plateau.json"
@@ -42,6 +45,8 @@ TABLE_MD = OUT_DIR / "batch_plateau.md"
 
 def workload(mlp, batch: int, examples: int):
     """run() trains the snippet's network on `examples` examples in steps of `batch`."""
+    if batch <= 0 or examples % batch:
+        raise ValueError(f"examples per run ({examples}) must be a multiple of the batch {batch}")
     import numpy as np
     import tensorflow as tf
 
@@ -59,19 +64,23 @@ def workload(mlp, batch: int, examples: int):
     return run
 
 
-def gains(times: dict[int, list[float]], ladder: tuple[int, ...]) -> list[dict]:
-    """Each batch's samples per second and its gain from x2 and x4 (point, 95% interval),
-    where that batch is on the ladder. Every run trains on the same examples, so a gain is
-    the ratio of run times."""
+def gains(times: dict[int, list[float]], ladder: tuple[int, ...], errors: dict) -> list[dict]:
+    """One row per batch: its median run time, and its gain from x2 and x4 (point and
+    paired 95% interval) where that batch was measured too, or the error that stopped it.
+    Every run trains on the same examples, so a gain is a ratio of run times."""
     rows = []
     for batch in ladder:
-        row = {"batch": batch, "median_s": statistics.median(times[batch]), "gains": {}}
+        if batch not in times:
+            rows.append({"batch": batch, "error": errors.get(batch, "not measured"), "gains": {}})
+            continue
+        mine = times[batch]
+        row = {"batch": batch, "median_s": statistics.median(mine), "gains": {}}
         for factor in FACTORS:
             larger = times.get(batch * factor)
             if larger is None:
                 continue
-            point = statistics.median(times[batch]) / statistics.median(larger)
-            low, high = stats.speedup_interval(times[batch], larger, paired=True)
+            point = statistics.median(mine) / statistics.median(larger)
+            low, high = stats.speedup_interval(mine, larger, paired=True)
             row["gains"][f"x{factor}"] = {"point": point, "low": low, "high": high}
         rows.append(row)
     return rows
@@ -85,70 +94,138 @@ def levelled(row: dict) -> bool:
 
 def chosen(rows: list[dict]) -> int | None:
     """The rule: the smallest batch at which the throughput has levelled off, else None."""
-    return next((row["batch"] for row in rows if levelled(row)), None)
+    return next(
+        (row["batch"] for row in sorted(rows, key=lambda r: r["batch"]) if levelled(row)), None
+    )
 
 
 def measure(budget_s: float, ladder: tuple[int, ...] = LADDER, examples: int = EXAMPLES_PER_RUN):
-    """Every batch of the ladder in interleaved rounds; budget_s of timed runs per batch."""
+    """Every batch of the ladder in interleaved rounds, budget_s of timed runs per batch on
+    average (pooled, as the harness pools it). A batch that fails (out of memory) leaves the
+    rounds alone, its error recorded; the others go on."""
     (snippet,) = catalog.select([SNIPPET])
     mlp = catalog.load(snippet)
-    runs = {batch: workload(mlp, batch, examples) for batch in ladder}
-    for run in runs.values():
-        rounds.first_calls(run, 2)
+    runs, errors = {}, {}
+    for batch in ladder:
+        try:
+            runs[batch] = workload(mlp, batch, examples)
+            rounds.first_calls(runs[batch], 2)
+        except Exception as error:  # this batch fails alone
+            runs.pop(batch, None)
+            errors[batch] = f"{type(error).__name__}: {error}"
+            print(f"  batch {batch}: failed: {errors[batch]}", flush=True)
 
     def progress(times: dict, _positions: dict) -> None:
-        done = len(times[ladder[0]])
+        done = max((len(v) for v in times.values()), default=0)
         if done % 5 == 0:
             print(f"  {done} rounds", flush=True)
 
+    def failed(batch: int, error: Exception) -> None:
+        errors[batch] = f"{type(error).__name__}: {error}"
+        print(f"  batch {batch}: stopped: {errors[batch]}", flush=True)
+
     times, _ = rounds.interleaved_rounds(
-        runs, MIN_ROUNDS, MAX_ROUNDS, budget_s, seed=0, on_round=progress
+        runs, MIN_ROUNDS, MAX_ROUNDS, budget_s, seed=0, on_round=progress, on_error=failed
     )
     return {
         "examples_per_run": examples,
-        "rounds": len(times[ladder[0]]),
-        "rows": gains(times, ladder),
+        "rounds": max((len(v) for v in times.values()), default=0),
+        "rows": gains(times, ladder, errors),
     }
 
 
+def positive(where: str, holder: dict, key: str) -> float:
+    """holder[key], a finite number above 0; else an error naming the field."""
+    if not isinstance(holder, dict) or key not in holder:
+        raise ValueError(f"{where}: missing field {key!r}")
+    value = holder[key]
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{where}.{key}: expected a number, got {value!r}")
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"{where}.{key}: expected a finite number above 0, got {value!r}")
+    return value
+
+
+def typed(where: str, holder: dict, key: str, kind: type):
+    """holder[key], of the given type; else an error naming the field."""
+    if not isinstance(holder, dict) or key not in holder:
+        raise ValueError(f"{where}: missing field {key!r}")
+    if not isinstance(holder[key], kind) or isinstance(holder[key], bool):
+        raise ValueError(f"{where}.{key}: expected {kind.__name__}, got {holder[key]!r}")
+    return holder[key]
+
+
+def check_row(path: Path, index: int, row: dict, ladder_batch: int) -> None:
+    """One row of a committed sweep: its batch in ladder order, its numbers finite and
+    positive, its gains only from larger batches on the ladder, each interval in order."""
+    where = f"{path}: rows[{index}]"
+    if typed(where, row, "batch", int) != ladder_batch:
+        raise ValueError(f"{where}.batch: expected {ladder_batch} (the ladder, in order)")
+    found_gains = typed(where, row, "gains", dict)
+    if "error" in row:
+        typed(where, row, "error", str)
+        if found_gains:
+            raise ValueError(f"{where}.gains: expected none for a batch that failed")
+        return
+    positive(where, row, "median_s")
+    allowed = sorted(f"x{f}" for f in FACTORS if ladder_batch * f in LADDER)
+    if set(found_gains) - set(allowed):
+        raise ValueError(f"{where}.gains: expected only {allowed}, got {sorted(found_gains)}")
+    for name, gain in found_gains.items():
+        point, low, high = (positive(f"{where}.gains.{name}", gain, k) for k in POINT_LOW_HIGH)
+        if not low <= high:
+            raise ValueError(f"{where}.gains.{name}: expected low <= high, got {low} > {high}")
+
+
 def load(path: Path = RUN_JSON) -> dict:
-    """The committed run, its fields checked before any reaches the page."""
+    """The committed run, every field checked before any reaches the page; the error names
+    the file and the field."""
     found = json.loads(path.read_text(encoding="utf-8"))
-    numbers = [found["examples_per_run"], found["rounds"]]
-    for row in found["rows"]:
-        numbers += [row["batch"], row["median_s"]]
-        for gain in row["gains"].values():
-            numbers += [gain["point"], gain["low"], gain["high"]]
-        if set(row["gains"]) - {f"x{factor}" for factor in FACTORS}:
-            raise ValueError(f"{path}: batch {row['batch']}: gains other than x2 and x4")
-    committed_run.check(path, found, numbers, [])
-    if found["chosen"] != chosen(found["rows"]):
-        raise ValueError(f"{path}: 'chosen' is not the batch the rule gives for these rows")
+    for key in ("examples_per_run", "rounds"):
+        positive(str(path), found, key)
+    rows = typed(str(path), found, "rows", list)
+    if len(rows) != len(LADDER):
+        raise ValueError(f"{path}: rows: expected one per batch of the ladder {list(LADDER)}")
+    for index, (row, batch) in enumerate(zip(rows, LADDER, strict=True)):
+        check_row(path, index, row, batch)
+    committed_run.check(path, found, [], [])
+    expected = chosen(rows)
+    if found.get("chosen") != expected:
+        raise ValueError(
+            f"{path}: chosen is {found.get('chosen')!r}, but the rule gives {expected!r} "
+            "for these rows"
+        )
     return found
 
 
-def gain_cell(gain: dict | None) -> str:
-    if gain is None:
-        return "–"
-    return f"{gain['point']:.3f}× ({gain['low']:.3f}–{gain['high']:.3f})"
+def gain_cell(row: dict, factor: int) -> str:
+    gain = row["gains"].get(f"x{factor}")
+    if gain is not None:
+        return f"{gain['point']:.3f}× ({gain['low']:.3f}–{gain['high']:.3f})"
+    return "–" if row["batch"] * factor in LADDER else "– (not on the ladder)"
 
 
 def render(found: dict) -> str:
     """The sweep's table in Markdown, every string from the run escaped."""
+    bound = f"{analysis.MIN_GAIN:g}"
     lines = [
-        f"{committed_run.heading(found)}, {found['budget_s']:g} s of timed runs per batch, "
-        f"{found['rounds']} rounds of {found['examples_per_run']:,} examples per run; one-minute "
-        f"load average {committed_run.load_range(found, ' to ')}",
+        f"{committed_run.heading(found)}, {found['budget_s']:g} s of timed runs per batch on "
+        f"average (pooled over the batches), {found['rounds']} rounds of "
+        f"{found['examples_per_run']:,} examples per run; one-minute load average "
+        f"{committed_run.load_range(found, ' to ')}",
         "",
         "| Batch | Samples per second | x2 gain (95% interval) | x4 gain (95% interval) "
-        "| Levelled off (both below 1.05) |",
+        f"| Levelled off (both below {bound}) |",
         "|---:|---:|---:|---:|---|",
     ]
     for row in found["rows"]:
-        rate = found["examples_per_run"] / row["median_s"]
+        if "error" in row:
+            rate = f"failed: {plain_text.escape(row['error'])}"
+        else:
+            rate = f"{found['examples_per_run'] / row['median_s']:,.0f}"
         lines.append(
-            f"| {row['batch']:,} | {rate:,.0f} | {gain_cell(row['gains'].get('x2'))} | "
-            f"{gain_cell(row['gains'].get('x4'))} | {'yes' if levelled(row) else 'no'} |"
+            f"| {row['batch']:,} | {rate} | {gain_cell(row, 2)} | {gain_cell(row, 4)} | "
+            f"{'yes' if levelled(row) else 'no'} |"
         )
     pick = found["chosen"]
     lines += [
@@ -161,9 +238,17 @@ def render(found: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--budget", type=float, default=20.0, help="timed seconds per batch")
+    parser.add_argument(
+        "--budget", type=float, default=20.0, help="timed seconds per batch, on average"
+    )
     parser.add_argument("--write", action="store_true", help="keep the run for the page")
+    parser.add_argument("--render", action="store_true", help="only render the committed run")
     args = parser.parse_args(argv)
+    if args.render:
+        found = load(RUN_JSON)
+        TABLE_MD.write_text(render(found), encoding="utf-8")
+        print(render(found))
+        return 0 if found["chosen"] else 1
     found = committed_run.started("tune batch plateau", args.budget)
     print(
         f"{SNIPPET}: batches {LADDER[0]} to {LADDER[-1]}, {args.budget:g} s per batch", flush=True
