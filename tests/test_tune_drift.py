@@ -94,3 +94,13 @@ def test_the_drift_experiment_runs_on_a_model(root, reader):  # noqa: F811
     assert stretch["drift"]["verdict"] in ("steady", "slowed down", "sped up")
     assert stretch["resident_bytes"]["start"] > 10 * MIB
     assert stretch["gpu_bytes"] is None  # no GPU here
+
+
+def test_memory_is_sampled_once_per_timed_run():
+    arm = object.__new__(child.Timed)  # no model: only the sampling is under test
+    arm.setup = type("FakeSetup", (), {"tf": FakeTF(0, None)})()
+    arm.memory = {"resident_bytes": [], "gpu_bytes": []}
+    assert len(arm.sample_memory(3)["resident_bytes"]) == 3
+    again = arm.sample_memory(3)  # the same round reported twice: nothing new to sample
+    assert len(again["resident_bytes"]) == 3 and again["gpu_bytes"] == [None] * 3
+    assert len(arm.sample_memory(4)["resident_bytes"]) == 4
