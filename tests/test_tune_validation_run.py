@@ -53,3 +53,22 @@ def test_a_tampered_file_is_refused_or_shown_as_text(tmp_path, run):
     path.write_text(json.dumps(marked))
     table = validation.render(validation.load(path))
     assert "<script>" not in table and "[a](b)" not in table
+
+
+def test_a_verdict_its_numbers_do_not_give_is_refused(tmp_path, run):
+    bad = copy.deepcopy(run)
+    entry = next(e for e in bad["cases"] if e["better"]["file"].endswith("mlp_batch_65536.py"))
+    row = next(r for r in entry["better"]["rows"] if r["arm"] == "batch_x4")
+    row["point"], row["low"], row["high"] = 1.2, 1.1, 1.3  # a clear gain, still stored as small
+    path = tmp_path / "validation.json"
+    path.write_text(json.dumps(bad))
+    with pytest.raises(ValueError, match="batch_x4: verdict 'faster by under 5%', but its numbers"):
+        validation.load(path)
+    row["verdict"] = "faster"  # the stored flag must follow the verdict too
+    path.write_text(json.dumps(bad))
+    with pytest.raises(ValueError, match="'recommended' does not follow from the verdict"):
+        validation.load(path)
+    row["point"] = float("nan")
+    path.write_text(json.dumps(bad))
+    with pytest.raises(ValueError, match="not finite"):
+        validation.load(path)

@@ -4,6 +4,7 @@ software, commit, budget and the load average before and after."""
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -29,13 +30,18 @@ def finished(found: dict) -> dict:
 
 
 def check(path: Path, found: dict, numbers: list, texts: list) -> dict:
-    """Raise ValueError naming path unless every number is one and every text a string (the
-    run's own provenance fields included)."""
+    """Raise ValueError naming path unless every number is a finite one and every text a
+    string (the run's own provenance fields included, the machine's cores a whole number)."""
     own = [found["budget_s"], *found["load_average_start"], *found["load_average_end"]]
     numbers = [*own, *numbers]
     texts = [found["date"], found["machine"]["description"], *texts]
     if not all(isinstance(n, (int, float)) and not isinstance(n, bool) for n in numbers):
         raise ValueError(f"{path}: a number is not a number")
+    if not all(math.isfinite(n) for n in numbers):
+        raise ValueError(f"{path}: a number is not finite (NaN or Infinity)")
+    cores = found["machine"].get("logical_cores")
+    if cores is not None and (isinstance(cores, bool) or not isinstance(cores, int)):
+        raise ValueError(f"{path}: machine.logical_cores is not a whole number: {cores!r}")
     if not all(isinstance(t, str) for t in texts):
         raise ValueError(f"{path}: a text is not a string")
     return found

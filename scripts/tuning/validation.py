@@ -215,9 +215,29 @@ def load(path: Path = RUN_JSON) -> dict:
                 if not isinstance(row["recommended"], bool):
                     raise ValueError(f"{path}: 'recommended' is not true or false")
     committed_run.check(path, found, numbers, texts)
+    for entry in found["cases"]:
+        for variant in ("slow", "better"):
+            for row in entry[variant]["rows"]:
+                check_verdict(f"{path}: {entry['name']}, {variant} variant, {row['arm']}", row)
     if {entry["name"] for entry in found["cases"]} - {case.name for case in CASES}:
         raise ValueError(f"{path}: a case this module does not define")
     return found
+
+
+def check_verdict(where: str, row: dict) -> None:
+    """A row's verdict and 'recommended' are what its numbers give (analysis.verdict_of; a
+    mixed-precision gain may be marked as a loss that differs), not merely stored."""
+    if row["point"] is None:
+        expected = {analysis.FAILED}
+    else:
+        verdict = analysis.verdict_of(row["point"], row["low"], row["high"])
+        expected = {verdict}
+        if row["arm"].startswith("mixed_") and verdict in (analysis.FASTER, analysis.SMALL):
+            expected.add(analysis.LOSS_DIFFERS)
+    if row["verdict"] not in expected:
+        raise ValueError(f"{where}: verdict {row['verdict']!r}, but its numbers give {expected}")
+    if row["recommended"] != (row["verdict"] == analysis.FASTER):
+        raise ValueError(f"{where}: 'recommended' does not follow from the verdict")
 
 
 def render(found: dict) -> str:
@@ -225,8 +245,8 @@ def render(found: dict) -> str:
     esc = plain_text.escape
     lines = [
         f"{committed_run.heading(found)}, tune's budget {found['budget_s']:g} s per run; the"
-        f" machine's one-minute load average went from {committed_run.load_range(found, ' to ')}"
-        " (other programs ran beside it)",
+        f" machine's one-minute load average (tune's own runs included) went from "
+        f"{committed_run.load_range(found, ' to ')}",
         "",
         "| Snippet (slow factor) | Experiments run | Slow variant: top recommendation, speed-up "
         "(95% interval) | Better variant: the factor's row | Slow factor found | Better variant "
