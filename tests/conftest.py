@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.core import store as results  # noqa: E402
-from tests.site_build import build_site, build_site_once, file_lock  # noqa: E402
+from tests.site_build import build_site, build_site_once, made_once  # noqa: E402
 
 # The modules with the longest tests (snippets run as programs, full renders, extra site
 # builds), started first so that no long test is left alone at the end of a parallel run.
@@ -76,12 +76,11 @@ def fresh_render(tmp_path_factory) -> dict[str, str]:
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return render.render_from_disk()
     shared = tmp_path_factory.getbasetemp().parent
-    path = shared / "render.json"
-    with file_lock(shared / "render.lock"):
-        if not path.exists():
-            partial = path.with_suffix(".partial")
-            partial.write_text(json.dumps(render.render_from_disk()), encoding="utf-8")
-            partial.replace(path)
+    path = made_once(
+        shared,
+        "render.json",
+        lambda out: out.write_text(json.dumps(render.render_from_disk()), encoding="utf-8"),
+    )
     return json.loads(path.read_text(encoding="utf-8"))
 
 

@@ -7,7 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -41,13 +41,20 @@ def file_lock(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def build_site_once(project: Path, shared: Path, name: str = "site") -> Path:
-    """The site built once for every process of this test run that asks for it: the first
-    one builds into shared/name under a file lock, the others wait for it and reuse it."""
-    site, done = shared / name, shared / f"{name}.built"
+def made_once(shared: Path, name: str, make: Callable[[Path], object]) -> Path:
+    """shared/name, made by make(path) once for every process of this test run that asks for
+    it: the first one makes it under a file lock, the others wait for it and reuse it. A
+    make that failed leaves no mark, so the next asker makes it again."""
+    path, done = shared / name, shared / f"{name}.made"
     with file_lock(shared / f"{name}.lock"):
         if not done.exists():
-            shutil.rmtree(site, ignore_errors=True)  # left by a build that failed
-            build_site(project, site)
+            if path.is_dir():
+                shutil.rmtree(path)  # left by a make that failed
+            make(path)
             done.touch()
-    return site
+    return path
+
+
+def build_site_once(project: Path, shared: Path, name: str = "site") -> Path:
+    """The site built once for every process of this test run that asks for it."""
+    return made_once(shared, name, lambda site: build_site(project, site))
