@@ -41,9 +41,9 @@ def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
         type=float,
         default=runner.DEFAULT_BUDGET_S,
         metavar="SECONDS",
-        help="the time given to the timed rounds; more rounds, narrower intervals. Loading "
-        "the model, warm-ups and the five process rounds an isolated variant needs at least "
-        "come on top, so a short budget runs over (default %(default)g)",
+        help="a target for the whole run, shared among the experiments; more rounds, narrower "
+        "intervals. Every variant still gets its minimum rounds (five), so a short budget runs "
+        "over; a fast model stops at the maximum rounds, before it (default %(default)g)",
     )
     parser.add_argument("--json", action="store_true", help="the report as JSON on stdout")
     parser.add_argument(
