@@ -25,7 +25,7 @@ def children(monkeypatch):
     interrupt_after: list[int] = []
 
     def run_child(path, experiment, say, facts, options, timeout):
-        assert experiment == "threads" and facts == FACTS
+        assert experiment == "threads" and facts["logical_cores"] == FACTS["logical_cores"]
         arm = options[options.index("--arm") + 1]
         calls.append((arm, list(options)))
         if arm in failing:
@@ -89,3 +89,29 @@ def test_ctrl_c_in_a_child_ends_the_rounds_keeping_what_was_measured(children):
     merged = isolated()
     assert merged["interrupted"] and len(calls) == len(ARMS) + 1
     assert sum(len(e.get("times_s", [])) for e in merged["arms"].values()) == len(ARMS) + 1
+
+
+def test_the_run_says_how_many_processes_an_isolated_experiment_will_start(
+    children, monkeypatch, tmp_path
+):
+    calls, _, _ = children
+    fake = runner.run_child
+
+    def run_child(path, experiment, say, facts=None, options=(), timeout=0):
+        if experiment == "check":
+            return {"facts": {**FACTS, "devices": ["CPU:0"], "gpu": None}, "error": None}
+        return fake(path, experiment, say, facts, options, timeout)
+
+    monkeypatch.setattr(runner, "run_child", run_child)
+    path = tmp_path / "my_model.py"
+    path.write_text("def build_model():\n    pass\n\n\ndef training_data():\n    pass\n")
+    lines: list[str] = []
+    found = runner.tune(path, ["threads"], 1.0, lines.append)
+    assert not found["error"], found["error"]
+    count = runner.PROCESS_ROUNDS * len(ARMS)
+    told = [line for line in lines if "process rounds of" in line]
+    assert told == [
+        f"  threads: {runner.PROCESS_ROUNDS} process rounds of {len(ARMS)} processes "
+        f"({count} in all), each about as long to start as the check (0 s)"
+    ]
+    assert len(calls) == count

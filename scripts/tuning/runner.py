@@ -251,6 +251,11 @@ def tune(
             timeout = max(CHECK_TIMEOUT_S, 4 * share + 60)
             if name in experiments.ISOLATED:
                 count = process_rounds(share, len(arms), startup_s)
+                say(
+                    f"  {name}: {count} process rounds of {len(arms)} processes "
+                    f"({count * len(arms)} in all), each about as long to start as the check "
+                    f"({startup_s:.0f} s)"
+                )
                 measured = run_isolated(path, name, facts, say, timeout, count)
             else:
                 per_arm = max(0.2, (share - 1.5 * startup_s) / len(arms))
