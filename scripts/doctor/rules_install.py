@@ -50,14 +50,18 @@ def check_python(f: Facts) -> Check:
         return Check("python", Status.SKIP, f"Python {f.python}; no pins found in pyproject.toml")
     ours = version_tuple(f.python)[:2]
     low, below = version_tuple(f.pins.python_min)[:2], version_tuple(f.pins.python_below)[:2]
-    pinned = f"TensorFlow {f.pins.tensorflow} as pinned here" if f.pins.tensorflow else "the pins"
+    # requires-python is this project's own range (its docs toolchain sets the lower end), not
+    # TensorFlow's: outside it the project's environment does not install, TensorFlow may.
+    project = f"this project's environment (pyproject.toml's requires-python) needs {supported}"
     if low <= ours < below:
-        return Check("python", Status.PASS, f"Python {f.python}; {pinned} supports {supported}")
+        return Check("python", Status.PASS, f"Python {f.python}; {project}")
     return Check(
         "python",
-        Status.FAIL,
-        f"Python {f.python}; {pinned} supports {supported} only",
-        fix=f"create the environment with Python {supported}, e.g. `python3.11 -m venv ~/venv-tf`",
+        Status.WARN,
+        f"Python {f.python}; {project}, so `make` and `pip install .` refuse this Python "
+        "(a TensorFlow of your own may still install)",
+        fix=f"for this project's environment, use Python {supported}, e.g. "
+        "`python3.11 -m venv ~/venv-tf`",
         guide=f"{SYMPTOMS}#no-matching-distribution-tensorflow",
     )
 
