@@ -222,8 +222,10 @@ def in_memory(setup: Setup, data: model_file.TrainingData, stream):
     return iter(dataset.cache().repeat().prefetch(tf.data.AUTOTUNE))
 
 
-def build_arm(setup: Setup, experiment: str, arm: str) -> Timed:
-    """The arm's model and batches (the baseline of any experiment is the model as given)."""
+def build_arm(setup: Setup, experiment: str, arm: str, prefetched: bool | None = None) -> Timed:
+    """The arm's model and batches (the baseline of any experiment is the model as given).
+    prefetched: whether the reader's pipeline ends in a prefetch, as the check found it (the
+    parallel_map arm adds one where it does not)."""
     data = setup.data()
     size = setup.batch_size()
     kwargs: dict = {}
@@ -234,7 +236,7 @@ def build_arm(setup: Setup, experiment: str, arm: str) -> Timed:
         prefetch = True
     elif arm == "parallel_map":
         parallel = True
-        prefetch = not pipeline.inspect(setup.tf, data.dataset).get("prefetched")
+        prefetch = not prefetched
     elif arm == "graph":
         kwargs["run_eagerly"] = False
     elif arm in ("xla_on", "xla_off"):
@@ -433,7 +435,7 @@ def measure(setup: Setup, args, report: dict, out: Path) -> None:
     for name in chosen:
         entry = report["arms"].setdefault(name, {"label": labels.get(name, name)})
         try:
-            runs[name] = build_arm(setup, args.experiment, name)
+            runs[name] = build_arm(setup, args.experiment, name, args.facts.get("prefetched"))
             entry["samples_per_run"] = runs[name].samples
             entry["first_call_s"] = rounds.first_calls(runs[name], args.warmup)
             if args.experiment == "drift":  # memory after each timed run, from here on
