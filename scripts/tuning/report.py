@@ -255,8 +255,9 @@ def to_html(report: dict) -> str:
     if report.get("facts"):
         facts.append(("Model", model_line(report["facts"])))
         facts.append(("Traces", traces_line(report["facts"]) or "not counted"))
-        if pipeline_line(report["facts"]):
-            facts.append(("Pipeline", pipeline_line(report["facts"])))
+        inspected = pipeline_line(report["facts"])
+        if inspected:
+            facts.append(("Pipeline", inspected))
     listed = "".join(f"<dt>{esc(k)}</dt><dd>{esc(str(v))}</dd>" for k, v in facts)
     text = esc(to_text(report))
     return (
