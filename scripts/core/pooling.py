@@ -1,0 +1,254 @@
+"""A speed-up pooled over a machine's sessions, with an interval for the reader's next run.
+
+One session's rounds say how sure we are of that session's ratio; they say nothing of how
+far the next session lands, and between sessions (another day, another host of the same
+kind, another process layout) is where most of the movement is. So a speed-up is pooled
+over every kept session, on the log scale:
+
+- each session gives its ratio r and the variance w of log r from a paired bootstrap of its
+  rounds (`within_variance`);
+- the between-session variance tau2 of log r comes from every machine with two or more
+  sessions (`between_session_spread`): the sessions' scatter beyond their own rounds'
+  variance, pooled over all speed-ups (prior weight PRIOR_DF), then moved towards the pair's
+  own scatter by its own degrees of freedom;
+- the point is exp(mean of the k sessions' log r); the interval for a new session is
+  mean +- t * sqrt((tau2 + w) * (1 + 1/k)), the interval for the long-run speed-up
+  mean +- t * sqrt((tau2 + w) / k), with Student's t at PRIOR_DF + k - 1 degrees of freedom.
+
+The method, and PRIOR_DF, were fixed before looking at which verdicts they change (How we
+measure says so); tests/test_interval_calibration.py checks its coverage on synthetic timings.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+
+import numpy as np
+
+from scripts.core import software_stack, stats
+
+# How many sessions' worth of degrees of freedom the spread pooled over all speed-ups counts
+# for against one pair's own sessions. Speed-ups differ in how much they move between
+# sessions (a file-cache-bound pipeline more than a matrix product), so the pooled figure is a
+# prior, not the answer: 4 lets a pair's own scatter take over once it has several sessions.
+PRIOR_DF = 4
+LEVEL = stats.INTERVAL_LEVEL
+RESAMPLES = stats.BOOTSTRAP_RESAMPLES
+
+
+@dataclass(frozen=True)
+class SessionRatio:
+    """One session's speed-up and the variance of its log from that session's rounds."""
+
+    point: float
+    within: float  # variance of log(point) from the session's own rounds
+    session: str
+
+
+@dataclass(frozen=True)
+class Spread:
+    """The between-session variance of log speed-ups, and what it was estimated from."""
+
+    tau2: float
+    groups: int  # speed-ups (machine, pair) with two or more sessions
+    df: int  # their sessions less one each
+
+
+@dataclass(frozen=True)
+class Pooled:
+    """A speed-up over k sessions: its point and two 95% intervals."""
+
+    point: float
+    sessions: int
+    new_low: float  # where a new session's speed-up lands
+    new_high: float
+    mean_low: float  # the machine's long-run speed-up
+    mean_high: float
+    basis: str  # "own sessions", "other machines' sessions" (one session), or "rounds only"
+
+
+def within_variance(
+    baseline_times: list[float],
+    variant_times: list[float],
+    baseline_point: float | None = None,
+    paired: bool = False,
+    resamples: int = RESAMPLES,
+) -> float:
+    """Bootstrap variance of log(median(baseline) / median(variant)) over one session's runs.
+
+    paired: whole rounds are resampled (both sides were timed in the same rounds); else each
+    side on its own. With baseline_point (a first call) only the variant varies. Seeded, so
+    the same data give the same variance.
+    """
+    rng = np.random.default_rng(stats.BOOTSTRAP_SEED)
+    variant = np.asarray(variant_times, dtype=float)
+    if variant.size == 0 or (baseline_point is None and not baseline_times):
+        raise ValueError("within_variance() needs timings for both sides")
+    picks = rng.integers(0, variant.size, size=(resamples, variant.size))
+    variant_medians = np.median(variant[picks], axis=1)
+    if baseline_point is not None:
+        baseline_medians = np.full(resamples, float(baseline_point))
+    else:
+        baseline = np.asarray(baseline_times, dtype=float)
+        if paired and baseline.size != variant.size:
+            raise ValueError("paired timings need equal rounds")
+        if not paired:
+            picks = rng.integers(0, baseline.size, size=(resamples, baseline.size))
+        baseline_medians = np.median(baseline[picks], axis=1)
+    return float(np.var(np.log(baseline_medians / variant_medians), ddof=1))
+
+
+def session_ratio(
+    baseline_entry: dict, variant_entry: dict, session: str, baseline_stat: str = "median_s"
+) -> SessionRatio | None:
+    """One session's speed-up of variant over baseline; None without the timings it needs."""
+    base, var = baseline_entry["stats"], variant_entry["stats"]
+    first_call = base.get(baseline_stat) if baseline_stat != "median_s" else None
+    if baseline_stat != "median_s" and not first_call:
+        return None
+    if not var.get("times_s") or (first_call is None and not base.get("times_s")):
+        return None
+    paired = first_call is None and stats.same_rounds(baseline_entry, variant_entry)
+    within = within_variance(base.get("times_s") or [], var["times_s"], first_call, paired)
+    point = (first_call or base["median_s"]) / var["median_s"]
+    return SessionRatio(point, within, session)
+
+
+def _scatter(ratios: list[SessionRatio]) -> tuple[float, float]:
+    """(sample variance of the sessions' log ratios, mean within-session variance)."""
+    logs = [math.log(r.point) for r in ratios]
+    return statistics.variance(logs), statistics.fmean(r.within for r in ratios)
+
+
+def between_session_spread(groups: list[list[SessionRatio]]) -> Spread | None:
+    """Pooled between-session variance of log speed-ups from every group of two or more
+    sessions (one group: one pair on one machine); None when no group has two."""
+    total, df, used = 0.0, 0, 0
+    for ratios in groups:
+        if len(ratios) < 2:
+            continue
+        scatter, within = _scatter(ratios)
+        total += (len(ratios) - 1) * (scatter - within)
+        df += len(ratios) - 1
+        used += 1
+    if not df:
+        return None
+    return Spread(max(0.0, total / df), used, df)
+
+
+def t_within(x: float, df: int) -> float:
+    """P(|T| < x) for Student's t with a whole number of degrees of freedom (Abramowitz and
+    Stegun 26.7.3 and 26.7.4, exact)."""
+    theta = math.atan(x / math.sqrt(df))
+    c2, s = math.cos(theta) ** 2, math.sin(theta)
+    if df % 2:
+        term, total = math.cos(theta), 0.0
+        for j in range(1, (df - 1) // 2 + 1):
+            total += term
+            term *= c2 * (2 * j) / (2 * j + 1)
+        return (2 / math.pi) * (theta + s * total) if df > 1 else 2 * theta / math.pi
+    term, total = 1.0, 0.0
+    for j in range(1, df // 2 + 1):
+        total += term
+        term *= c2 * (2 * j - 1) / (2 * j)
+    return s * total
+
+
+def t_quantile(p: float, df: float) -> float:
+    """Student's t quantile (p > 0.5) at whole degrees of freedom, by bisection on t_within;
+    the normal quantile for infinite degrees of freedom."""
+    if math.isinf(df):
+        return statistics.NormalDist().inv_cdf(p)
+    low, high = 0.0, 1.0
+    while t_within(high, int(df)) < 2 * p - 1:
+        high *= 2
+    for _ in range(100):
+        middle = (low + high) / 2
+        low, high = (middle, high) if t_within(middle, int(df)) < 2 * p - 1 else (low, middle)
+    return (low + high) / 2
+
+
+def pool(ratios: list[SessionRatio], spread: Spread | None) -> Pooled:
+    """The speed-up over the sessions given, with the new-session and long-run intervals."""
+    if not ratios:
+        raise ValueError("pool() needs at least one session")
+    k = len(ratios)
+    logs = [math.log(r.point) for r in ratios]
+    centre = statistics.fmean(logs)
+    within = statistics.fmean(r.within for r in ratios)
+    prior_df = PRIOR_DF if spread is not None else 0
+    prior = spread.tau2 if spread is not None else 0.0
+    own_df = k - 1
+    own = max(0.0, _scatter(ratios)[0] - within) if k > 1 else 0.0
+    if prior_df + own_df:
+        tau2 = (prior_df * prior + own_df * own) / (prior_df + own_df)
+        t = t_quantile(1 - (1 - LEVEL) / 2, prior_df + own_df)
+        basis = "own sessions" if own_df else "other machines' sessions"
+    else:
+        tau2, t, basis = 0.0, t_quantile(1 - (1 - LEVEL) / 2, math.inf), "rounds only"
+    new = t * math.sqrt((tau2 + within) * (1 + 1 / k))
+    mean = t * math.sqrt((tau2 + within) / k)
+    return Pooled(
+        point=math.exp(centre),
+        sessions=k,
+        new_low=math.exp(centre - new),
+        new_high=math.exp(centre + new),
+        mean_low=math.exp(centre - mean),
+        mean_high=math.exp(centre + mean),
+        basis=basis,
+    )
+
+
+def _pairs_of(view: dict) -> list[tuple[str, str]]:
+    """(baseline key, variant key) for every variant against its snippet's baseline."""
+    return sorted(
+        (f"{e['snippet']}:{e['baseline']}", key)
+        for key, e in view["entries"].items()
+        if not e.get("reference") and e["variant"] != e["baseline"]
+    )
+
+
+def session_ratios(
+    view: dict, baseline_key: str, variant_key: str, baseline_stat: str = "median_s"
+) -> list[SessionRatio]:
+    """The pair's speed-up in every session of the view that measured both sides on the same
+    snippet versions and stack as the latest entries (other versions measure other code)."""
+    latest = [view["entries"].get(baseline_key), view["entries"].get(variant_key)]
+    if any(e is None for e in latest):
+        return []
+    same = [(e["snippet_sha256"], software_stack.name(e["software"])) for e in latest]
+    found = []
+    for session in view["sessions"]:
+        pair = [session["entries"].get(baseline_key), session["entries"].get(variant_key)]
+        if any(e is None for e in pair):
+            continue
+        if [(e["snippet_sha256"], software_stack.name(e["software"])) for e in pair] != same:
+            continue
+        ratio = session_ratio(pair[0], pair[1], session["id"], baseline_stat)
+        if ratio is not None:
+            found.append(ratio)
+    return found
+
+
+def spread_of(views: list[dict], leave_out: tuple[str, str] | None = None) -> Spread | None:
+    """The between-session spread over every machine's speed-ups against their baselines;
+    leave_out (machine id, session id) drops one session, for the held-back check."""
+    groups = []
+    for view in views:
+        for baseline_key, variant_key in _pairs_of(view):
+            ratios = session_ratios(view, baseline_key, variant_key)
+            if leave_out and leave_out[0] == view["machine"]["id"]:
+                ratios = [r for r in ratios if r.session != leave_out[1]]
+            groups.append(ratios)
+    return between_session_spread(groups)
+
+
+def speedup(
+    view: dict, baseline_key: str, variant_key: str, baseline_stat: str = "median_s"
+) -> Pooled | None:
+    """The pair's speed-up over all the view's sessions, widened by the view's spread; None
+    when no session has the timings for it."""
+    ratios = session_ratios(view, baseline_key, variant_key, baseline_stat)
+    return pool(ratios, view.get("spread")) if ratios else None
