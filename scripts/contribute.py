@@ -70,6 +70,13 @@ def claim_findings(data: dict, claim_list: list[dict], root: Path = ROOT) -> tup
     return contradicted, not_measured
 
 
+def guide_view(path: Path) -> dict:
+    """A results file as the pages would read it, widened by the guide's between-session
+    spread (store.view, pooling)."""
+    guide = results.load_all()
+    return results.view(results.read(path), guide[0]["spread"] if guide else None)
+
+
 def machine_rows(data: dict) -> list[tuple[str, str]]:
     """The machine summary as (field, value) rows, values escaped (the file is untrusted)."""
     machine, entries = data["machine"], list(data["entries"].values())
@@ -84,6 +91,9 @@ def machine_rows(data: dict) -> list[tuple[str, str]]:
         rows.append(("Low Power Mode", "on" if machine["low_power_mode"] else "off"))
     if machine.get("hosted_runner"):
         rows.append(("Hosted runner", text(machine["hosted_runner"])))
+    sessions = data.get("sessions", [])
+    marked = sum(1 for s in sessions if s["marked_noisy"])
+    rows.append(("Sessions", f"{len(sessions)}" + (f", {marked} marked noisy" if marked else "")))
     snippets = {e["snippet"] for e in entries}
     noisy = sum(1 for e in entries if e["stats"].get("noisy"))
     rows.append(
@@ -208,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.describe:
         try:
-            files = [results.read(path) for path in args.describe]
+            files = [guide_view(path) for path in args.describe]
         except results.ResultsError as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
@@ -241,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         f'  git commit -m "Results from {results.read(path)["machine"]["description"]}"'
     )
     print("\n== Pull-request description (paste it into the pull request)\n")
-    print(pr_description(results.read(path), claims.load(), notes=notes))
+    print(pr_description(guide_view(path), claims.load(), notes=notes))
     return status
 
 

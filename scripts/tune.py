@@ -11,8 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from scripts.core import project_files
-from scripts.core import store as results
+from scripts.core import json_files, project_files
 from scripts.tuning import experiments, report, runner
 
 TEMPLATE = project_files.ROOT / "scripts" / "tuning" / "template.py"
@@ -79,7 +78,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m scripts.tune") ->
     if args.write_page and not (found["error"] or found["interrupted"]):
         PAGE_DIR.mkdir(parents=True, exist_ok=True)
         (PAGE_DIR / f"{args.write_page}.txt").write_text(text, encoding="utf-8")
-        results.write_json_atomic(PAGE_DIR / f"{args.write_page}.json", found)
+        json_files.write_json_atomic(PAGE_DIR / f"{args.write_page}.json", found)
         say(f"wrote {PAGE_DIR / args.write_page}.txt and .json")
     if args.html:
         args.html.write_text(report.to_html(found), encoding="utf-8")

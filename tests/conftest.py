@@ -49,7 +49,15 @@ def root() -> Path:
 
 
 @pytest.fixture(scope="session")
+def committed_files() -> list[dict]:
+    """Every committed results file as it is stored (sessions), sorted by machine id."""
+    paths = sorted((ROOT / "results").glob("*.json"))
+    return sorted((results.read(p) for p in paths), key=lambda d: d["machine"]["id"])
+
+
+@pytest.fixture(scope="session")
 def committed_results() -> list[dict]:
+    """Every committed results file as the pages read it (store.view, pooled spread)."""
     data = results.load_all()
     assert data, "results/ holds no results file: run `make measure` and commit the result"
     return data

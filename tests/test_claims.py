@@ -24,29 +24,63 @@ def test_claim_ids_are_unique_and_pages_exist(root):
     "claim_id, evidence", EVIDENCE, ids=[f"{c}-{e['variant']}" for c, e in EVIDENCE]
 )
 def test_verdict_agrees_with_the_numbers(claim_id, evidence, committed_results):
-    """Contradicted (the whole 95% interval outside the range) on any machine fails;
-    inconclusive is shown on the pages, not a failure. Without timings, the point decides."""
+    """Contradicted (the whole new-session interval, pooled over the machine's sessions,
+    outside the range) fails unless the claim's file records it for that machine
+    (`contradicted_on`, shown on the page); a record the data no longer bear out fails too.
+    Inconclusive is shown on the pages, not a failure. Without timings, the point decides."""
     checked = 0
     for data in committed_results:
         ratio = claims.speedup(data, evidence)
         if ratio is None:
             continue
         checked += 1
+        machine = data["machine"]["id"]
         bounds = claims.interval(data, evidence)
+        recorded = claims.contradiction_recorded(evidence, machine)
         where = (
             f"{claim_id}: on {data['machine']['description']} {evidence['variant']} vs "
             f"{evidence['baseline']} is {ratio:.2f}×"
         )
         if bounds is None:
-            assert claims.agrees(evidence, ratio), where
+            assert claims.agrees(evidence, ratio) or recorded, where
             continue
         assert bounds[0] <= ratio <= bounds[1], f"{where}, outside its own interval {bounds}"
-        assert claims.status(evidence, bounds) != claims.CONTRADICTED, (
+        contradicted = claims.status(evidence, bounds) == claims.CONTRADICTED
+        assert not contradicted or recorded, (
             f"{where} ({bounds[0]:.2f}–{bounds[1]:.2f}), but the verdict needs "
             f"{claims.expectation_words(evidence)}: the data contradict it; revise the verdict "
-            "in data/claims/ (a range never moves to make data pass)"
+            f"or record it under contradicted_on for {machine} in data/claims/ (a range never "
+            "moves to make data pass)"
+        )
+        assert contradicted or not recorded, (
+            f"{where} ({bounds[0]:.2f}–{bounds[1]:.2f}) is no longer contradicted: remove the "
+            f"contradicted_on record for {machine}"
         )
     assert checked, f"{claim_id}: no machine has current results for this evidence"
+
+
+def test_a_recorded_contradiction_is_shown_and_a_missing_record_is_refused(committed_results):
+    """A claim box shows what the claim's file records about a contradicted machine."""
+    data = next(d for d in committed_results if len(d["sessions"]) >= 2)
+    evidence = next(
+        dict(e) for _c, e in EVIDENCE
+        if claims.pooled(data, e) is not None and not e.get("analogue")
+    )  # fmt: skip
+    found = claims.pooled(data, evidence)
+    evidence.pop("at_least", None)
+    evidence["below"] = found.new_low / 2  # a range the whole interval lies above
+    assert claims.status(evidence, (found.new_low, found.new_high)) == claims.CONTRADICTED
+    evidence["contradicted_on"] = [{"machine": data["machine"]["id"], "why": "Seen here, said."}]
+    claim = {"id": "C0a", "factor": "F0", "page": "p.md", "claim": "c", "verdict": "holds",
+             "why": "w", "evidence": [evidence]}  # fmt: skip
+    claims.check(claim, "test")
+    fragment = claim_boxes.page_fragment([claim], [data], "p.md")
+    assert (
+        "**contradicted**" in fragment and "*Recorded with the claim:* Seen here, said." in fragment
+    )
+    evidence["contradicted_on"] = [{"machine": data["machine"]["id"]}]
+    with pytest.raises(claims.ClaimsError, match="contradicted_on"):
+        claims.check(claim, "test")
 
 
 def test_every_claim_on_a_page_is_shown_by_that_page(root):

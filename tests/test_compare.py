@@ -39,7 +39,8 @@ def test_a_slower_variant_shows_its_drift_and_is_flagged(data):
     assert "1 drift more than ±10%" in comparison.summary(list(rows.values()))
 
 
-def test_the_cli_prints_the_table_and_names_a_bad_file(tmp_path, data, capsys):
+def test_the_cli_prints_the_table_and_names_a_bad_file(tmp_path, committed_files, capsys):
+    data = committed_files[0]
     good = tmp_path / f"{data['machine']['id']}.json"
     results.write_json_atomic(good, data)
     assert compare.main([str(good), str(good)]) == 0

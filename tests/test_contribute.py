@@ -82,9 +82,11 @@ def test_the_noise_check_survives_missing_tools_and_load_average():
 
 
 @pytest.fixture()
-def hosted_file(committed_results) -> dict:
+def hosted_file(committed_files, committed_results) -> dict:
+    """A faked hosted-runner file as the pages read it (widened by the guide's spread)."""
     software = dict(MAC_SOFTWARE, tensorflow_metal=None)
-    return faked_mac_file(committed_results[0], hosted_runner_mac(), ["CPU:0"], software)
+    raw = faked_mac_file(committed_files[0], hosted_runner_mac(), ["CPU:0"], software)
+    return results.view(raw, committed_results[0]["spread"])
 
 
 def measured_evidence(data: dict, root) -> tuple[dict, dict]:
@@ -151,7 +153,8 @@ def test_text_from_the_results_file_is_escaped(hosted_file, root):
 
 def test_describe_prints_the_description_of_a_file(tmp_path, hosted_file, capsys):
     path = tmp_path / "apple-m1-virtual-3cpu-macos-14-github.json"
-    results.write_json_atomic(path, hosted_file)
+    stored = {"schema_version": 2, "machine": hosted_file["machine"]}
+    results.write_json_atomic(path, {**stored, "sessions": hosted_file["sessions"]})
     assert (
         contribute.main(["--describe", str(path), "--note", "make test: failure on macos-14"]) == 0
     )
@@ -179,11 +182,11 @@ def test_dry_run_prints_the_steps_and_runs_nothing(monkeypatch, capsys):
 
 
 @pytest.fixture()
-def fake_steps(tmp_path, monkeypatch, committed_results):
+def fake_steps(tmp_path, monkeypatch, committed_files):
     """make contribute with each `make` replaced: measure writes a faked M1 Pro file."""
     path = tmp_path / "apple-m1-pro-16gpu-macos.json"
     mac_data = faked_mac_file(
-        committed_results[0], m1_pro_with_metal(), ["CPU:0", "GPU:0"], MAC_SOFTWARE
+        committed_files[0], m1_pro_with_metal(), ["CPU:0", "GPU:0"], MAC_SOFTWARE
     )
     codes: dict[str, int] = {}
     ran: list[str] = []

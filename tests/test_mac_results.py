@@ -9,12 +9,11 @@ processes replaced by the committed Linux measurements.
 from __future__ import annotations
 
 import copy
-import json
 import shutil
 
 import pytest
 
-from scripts.core import catalog, claims, provenance
+from scripts.core import catalog, claims, provenance, software_stack
 from scripts.core import store as results
 from scripts.measuring import measure
 from scripts.rendering import claim_boxes, render, results_page, tables
@@ -33,33 +32,33 @@ MAC_SOFTWARE = {
 
 
 def faked_mac_file(linux: dict, probe, devices: list[str], software: dict) -> dict:
-    """A committed Linux file with the machine block and software of a Mac."""
+    """A committed Linux file (as stored) with the machine block and software of a Mac."""
     data = copy.deepcopy(linux)
     machine = provenance.collect_machine(probe)
     provenance.set_devices(machine, devices)
     data["machine"] = machine
-    for entry in data["entries"].values():
-        entry["software"] = dict(software)
+    for session in data["sessions"]:
+        session["stack"] = software_stack.name(software)
+        for entry in session["entries"].values():
+            entry["software"] = dict(software)
     return data
 
 
-def results_dir_with(tmp_path, committed_results: list[dict], extra: dict):
+def results_dir_with(tmp_path, committed_files: list[dict], extra: dict):
     """A results directory holding the committed files and one more."""
     directory = tmp_path / "results"
     directory.mkdir()
-    for data in committed_results:
+    for data in committed_files:
         results.write_json_atomic(directory / f"{data['machine']['id']}.json", data)
     results.write_json_atomic(directory / f"{extra['machine']['id']}.json", extra)
     return directory
 
 
 @pytest.fixture()
-def m1_pro_dir(tmp_path, committed_results):
-    mac = faked_mac_file(
-        committed_results[0], m1_pro_with_metal(), ["CPU:0", "GPU:0"], MAC_SOFTWARE
-    )
+def m1_pro_dir(tmp_path, committed_files):
+    mac = faked_mac_file(committed_files[0], m1_pro_with_metal(), ["CPU:0", "GPU:0"], MAC_SOFTWARE)
     assert mac["machine"]["description"] == M1_PRO
-    return results_dir_with(tmp_path, committed_results, mac)
+    return results_dir_with(tmp_path, committed_files, mac)
 
 
 def test_the_faked_mac_file_validates(m1_pro_dir, root):
@@ -178,7 +177,7 @@ def test_the_hosted_workflow_measuring_steps_give_a_file_that_validates_and_rend
     assert measure.main(["--results-dir", str(out), *only]) == 0
 
     path = out / "apple-m1-virtual-3cpu-macos-14-github.json"
-    data = json.loads(path.read_text())
+    data = results.view(results.read(path))
     machine = data["machine"]
     assert machine["description"] == HOSTED
     assert machine["hosted_runner"] == "github" and machine["metal_gpu"] is False

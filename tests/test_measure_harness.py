@@ -84,7 +84,7 @@ def test_good_snippet_is_measured_with_provenance(snippets_dir, tmp_path, capsys
     # --quick captures the printed output only on request (--output).
     status = run_measure(snippets_dir, tmp_path / "out", "--only", "demo/good", "--output")
     assert status == 0
-    data = results.read(results_file(tmp_path / "out"))
+    data = results.view(results.read(results_file(tmp_path / "out")))
     entry = data["entries"]["demo/good:fast"]
     assert entry["stats"]["rounds"] == 3 and entry["stats"]["median_s"] >= 0.001
     assert entry["stats"]["examples_per_run"] == 8
@@ -94,18 +94,19 @@ def test_good_snippet_is_measured_with_provenance(snippets_dir, tmp_path, capsys
     assert data["outputs"]["demo/good"]["text"] == "slow 4.0 ms/run\n"
     out = capsys.readouterr().out
     assert "[1/1]" in out and "Summary" in out and "demo/good:fast" in out
+    assert f"Session {data['sessions'][0]['id']}: " in out and " variants NOISY" in out
 
 
 def test_failures_are_named_and_other_results_are_kept(snippets_dir, tmp_path, capsys):
     out_dir = tmp_path / "out"
     assert run_measure(snippets_dir, out_dir, "--only", "demo/good") == 0
-    before = results.read(results_file(out_dir))["entries"]["demo/good:fast"]
+    before = results.view(results.read(results_file(out_dir)))["entries"]["demo/good:fast"]
     status = run_measure(snippets_dir, out_dir, "--only", "demo/crashing", "--only", "demo/broken")
     assert status == 1
     err = capsys.readouterr().err
     assert "broken.py: import failed: ModuleNotFoundError" in err
     assert "demo/crashing:dies" in err
-    data = results.read(results_file(out_dir))
+    data = results.view(results.read(results_file(out_dir)))
     assert data["entries"]["demo/good:fast"] == before  # earlier results untouched
     assert "demo/crashing:fine" in data["entries"]  # measured before its sibling crashed
     assert "demo/crashing:dies" not in data["entries"]
@@ -134,8 +135,10 @@ def test_a_variant_removed_from_a_snippet_loses_its_entry(snippets_dir, tmp_path
     good = snippets_dir / "demo" / "good.py"
     good.write_text(good.read_text().replace(', "fast": "sleeps 1 ms"', ""))
     assert run_measure(snippets_dir, out_dir, "--only", "demo/good", "--no-output") == 0
-    entries = json.loads(results_file(out_dir).read_text())["entries"]
-    assert sorted(entries) == ["demo/good:slow"]
+    data = results.read(results_file(out_dir))
+    assert sorted(results.view(data)["entries"]) == ["demo/good:slow"]
+    assert "demo/good:fast" in data["sessions"][0]["entries"]  # the earlier session keeps it
+    assert len(data["sessions"]) == 2
 
 
 ISOLATED = """
@@ -160,7 +163,7 @@ def test_isolated_variants_each_get_a_fresh_process(snippets_dir, tmp_path):
     (snippets_dir / "demo" / "isolated.py").write_text(textwrap.dedent(ISOLATED))
     out_dir = tmp_path / "out"
     assert run_measure(snippets_dir, out_dir, "--only", "demo/isolated", "--no-output") == 0
-    entries = results.read(results_file(out_dir))["entries"]
+    entries = results.view(results.read(results_file(out_dir)))["entries"]
     assert sorted(entries) == ["demo/isolated:first", "demo/isolated:second"]
     stats = entries["demo/isolated:second"]["stats"]
     assert stats["flops_per_run"] == 2e6
@@ -214,7 +217,7 @@ def test_each_entry_records_the_noise_check(snippets_dir, tmp_path, monkeypatch,
     assert "warning: The load average over the last minute is 9.0 on 2 cores" in (
         capsys.readouterr().err
     )
-    data = results.read(results_file(tmp_path / "out"))
+    data = results.view(results.read(results_file(tmp_path / "out")))
     assert all(e["conditions"] == {"load_1m": 9.0, "cores": 2} for e in data["entries"].values())
 
 
@@ -243,7 +246,7 @@ def test_a_scratch_run_takes_the_id_its_machine_has_in_results(
     mine = provenance.collect_machine()
     other = {**mine, "ram_bytes": 512 * 2**30}
     (empty_published_results / f"{mine['id']}.json").write_text(
-        json.dumps({"schema_version": 1, "machine": other, "entries": {}, "outputs": {}})
+        json.dumps({"schema_version": 2, "machine": other, "sessions": []})
     )
     out_dir = tmp_path / "scratch"
     assert run_measure(snippets_dir, out_dir, "--only", "demo/good", "--no-output") == 0
@@ -254,7 +257,7 @@ def test_a_scratch_run_takes_the_id_its_machine_has_in_results(
 def test_variants_are_timed_in_interleaved_rounds(snippets_dir, tmp_path):
     out_dir = tmp_path / "out"
     assert run_measure(snippets_dir, out_dir, "--only", "demo/good", "--no-output") == 0
-    entries = results.read(results_file(out_dir))["entries"]
+    entries = results.view(results.read(results_file(out_dir)))["entries"]
     slow, fast = entries["demo/good:slow"], entries["demo/good:fast"]
     for entry in (slow, fast):
         assert entry["method"]["schedule"] == "interleaved rounds"

@@ -299,10 +299,10 @@ def test_descriptions_are_deterministic_and_the_committed_linux_ones_unchanged(c
         assert before == machine, "set_devices must not change a Linux machine"
 
 
-def test_new_mac_fields_are_optional_and_checked(committed_results):
+def test_new_mac_fields_are_optional_and_checked(committed_files):
     from scripts.core import store as results
 
-    data = copy.deepcopy(committed_results[0])
+    data = copy.deepcopy(committed_files[0])
     results.check(data, "linux")  # none of the new fields: still valid
     mac = provenance.collect_machine(hosted_runner_mac())
     provenance.set_devices(mac, ["CPU:0"])

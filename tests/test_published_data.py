@@ -10,6 +10,7 @@ import json
 import jsonschema
 import pytest
 
+from scripts.core import pooling
 from scripts.core.stats import entry_speedup
 from scripts.rendering import published_data
 
@@ -21,27 +22,28 @@ def validator():
     return jsonschema.Draft202012Validator(schema)
 
 
-def test_every_committed_results_file_meets_the_schema(validator, committed_results):
-    for data in committed_results:
+def test_every_committed_results_file_meets_the_schema(validator, committed_files):
+    for data in committed_files:
         errors = [e.message for e in validator.iter_errors(data)]
         assert errors == [], data["machine"]["id"]
 
 
 def test_the_schema_refuses_an_interleaved_entry_without_its_round_order(
-    validator, committed_results
+    validator, committed_files
 ):
     data = copy.deepcopy(
         next(
             d
-            for d in committed_results
-            if any(e["method"].get("schedule") for e in d["entries"].values())
+            for d in committed_files
+            if any(e["method"].get("schedule") for e in d["sessions"][-1]["entries"].values())
         )
     )
-    entry = next(e for e in data["entries"].values() if e["method"].get("schedule"))
+    entries = data["sessions"][-1]["entries"]
+    entry = next(e for e in entries.values() if e["method"].get("schedule"))
     del entry["stats"]["round_positions"]
     messages = [e.message for e in validator.iter_errors(data)]
     assert any("'round_positions' is a required property" in m for m in messages), messages
-    data["schema_version"] = 2
+    data["schema_version"] = 3
     assert not validator.is_valid(data)
 
 
@@ -64,23 +66,32 @@ def test_the_schema_says_what_validation_refuses(validator, committed_results, m
 
 
 def test_the_csv_has_a_row_per_entry_with_the_tables_speedups(committed_results):
+    """A row for every entry of every session: the session's own speed-up, and the speed-up
+    pooled over the machine's sessions that the tables show."""
     text = published_data.csv_text(committed_results)
     rows = list(csv.DictReader(io.StringIO(text)))
-    assert len(rows) == sum(len(d["entries"]) for d in committed_results)
+    assert len(rows) == sum(len(s["entries"]) for d in committed_results for s in d["sessions"])
     assert tuple(rows[0]) == published_data.COLUMNS
-    by_key = {(r["machine_id"], f"{r['snippet']}:{r['variant']}"): r for r in rows}
-    checked = 0
+    by_key = {(r["machine_id"], r["session"], f"{r['snippet']}:{r['variant']}"): r for r in rows}
+    checked = pooled_checked = 0
     for data in committed_results:
-        for key, entry in data["entries"].items():
-            base = data["entries"].get(f"{entry['snippet']}:{entry['baseline']}")
-            row = by_key[(data["machine"]["id"], key)]
-            assert float(row["median_s"]) == entry["stats"]["median_s"]
-            if base is not None and base is not entry and not entry.get("reference"):
-                point, low, _ = entry_speedup(base, entry)
-                assert float(row["speedup"]) == point
-                assert (row["speedup_low"] == "") == (low is None)
-                checked += 1
-    assert checked > 50
+        for session in data["sessions"]:
+            entries = session["entries"]
+            for key, entry in entries.items():
+                base = entries.get(f"{entry['snippet']}:{entry['baseline']}")
+                row = by_key[(data["machine"]["id"], session["id"], key)]
+                assert float(row["median_s"]) == entry["stats"]["median_s"]
+                if base is not None and base is not entry and not entry.get("reference"):
+                    point, low, _ = entry_speedup(base, entry)
+                    assert float(row["speedup"]) == point
+                    assert (row["speedup_low"] == "") == (low is None)
+                    checked += 1
+                if row["pooled_speedup"]:
+                    pooled = pooling.speedup(data, f"{entry['snippet']}:{entry['baseline']}", key)
+                    assert float(row["pooled_speedup"]) == pooled.point
+                    assert float(row["new_session_low"]) == pooled.new_low
+                    pooled_checked += 1
+    assert checked > 50 and pooled_checked > 50
 
 
 @pytest.mark.parametrize("text", ["=HYPERLINK(1)", "+1", "-2+3", "@SUM(A1)"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from scripts.core import catalog, claims
+from scripts.core import catalog, claims, pooling
 from scripts.rendering import render, results_page, tables
 
 
@@ -37,8 +37,16 @@ def test_tables_show_each_median_and_speedup_faithfully(committed_results, root)
                 row = next(line for line in table.splitlines() if f"`{entry['variant']}`" in line)
                 assert tables.format_seconds(entry["stats"]["median_s"]) in row
                 if entry is not baseline and not entry.get("reference"):
-                    ratio = baseline["stats"]["median_s"] / entry["stats"]["median_s"]
+                    keys = [f"{e['snippet']}:{e['variant']}" for e in (baseline, entry)]
+                    pooled = pooling.speedup(data, *keys)
+                    ratio = (
+                        pooled.point
+                        if pooled
+                        else baseline["stats"]["median_s"] / entry["stats"]["median_s"]
+                    )
                     assert f"{ratio:.2f}×" in row
+                    if pooled:
+                        assert f"({pooled.new_low:.2f}–{pooled.new_high:.2f})" in row
                 assert ("(noisy)" in row) == entry["stats"]["noisy"]
 
 

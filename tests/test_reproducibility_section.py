@@ -1,6 +1,6 @@
-"""How we measure's reproducibility section dates each run by the entries both runs hold: the
-published file also keeps entries measured after the second run (a snippet added later),
-which are not compared and must not stretch run A's span."""
+"""How we measure's reproducibility section dates each session by the entries both sessions
+hold: one session may also hold entries the other never measured (a snippet added later),
+which are not compared and must not stretch its span."""
 
 from __future__ import annotations
 
@@ -14,10 +14,8 @@ PUBLISHED = "amd-epyc-2cpu-linux-c396aa.json"
 
 
 def test_a_later_entry_only_run_a_holds_does_not_change_its_dates(root):
-    first = plain_text.escaped_results(results.read(root / "results" / PUBLISHED))
-    second = plain_text.escaped_results(
-        results.read(root / "results" / "reproducibility" / PUBLISHED)
-    )
+    data = plain_text.escaped_results(results.view(results.read(root / "results" / PUBLISHED)))
+    first, second = (reproducibility.session_run(data, s) for s in data["sessions"][-2:])
     before = reproducibility.reproducibility_section(first, second, [])
     later = copy.deepcopy(first)
     key, entry = next(iter(later["entries"].items()))
@@ -29,3 +27,15 @@ def test_a_later_entry_only_run_a_holds_does_not_change_its_dates(root):
     after = reproducibility.reproducibility_section(later, second, [])
     assert "2099" not in after and "abcdef0" not in after
     assert after.splitlines()[0] == before.splitlines()[0], key
+
+
+def test_every_machine_with_two_sessions_gets_a_section(committed_results):
+    """The section compares each such machine's latest session with the one before."""
+    text = "".join(
+        "".join(reproducibility.machine_sections(plain_text.escaped_results(d), []))
+        for d in committed_results
+    )
+    for data in committed_results:
+        full = [s for s in data["sessions"] if len(s["entries"]) >= 20]
+        if len(full) >= 2:
+            assert f"`results/{data['machine']['id']}.json`" in text

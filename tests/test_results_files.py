@@ -11,9 +11,11 @@ from scripts.core import provenance
 from scripts.core import store as results
 
 
-def test_committed_results_validate(committed_results):
-    for data in committed_results:
-        results.check(data, data["machine"]["id"])
+def test_committed_results_validate(root):
+    for path in sorted((root / "results").glob("*.json")):
+        data = results.read(path)
+        assert data["schema_version"] == results.SCHEMA_VERSION, path
+        results.check(data, str(path))
 
 
 def test_file_name_is_the_machine_id(root):
@@ -22,12 +24,13 @@ def test_file_name_is_the_machine_id(root):
 
 
 @pytest.fixture()
-def good(committed_results) -> dict:
-    return copy.deepcopy(committed_results[0])
+def good(root) -> dict:
+    """A committed results file as it is stored (version 2: sessions)."""
+    return results.read(min((root / "results").glob("*.json"), key=lambda p: p.stat().st_size))
 
 
 def first_key(data: dict) -> str:
-    return next(iter(data["entries"]))
+    return next(iter(data["sessions"][-1]["entries"]))
 
 
 def write(tmp_path, data) -> object:
@@ -37,20 +40,30 @@ def write(tmp_path, data) -> object:
 
 
 def entry(d: dict) -> dict:
-    return d["entries"][first_key(d)]
+    return d["sessions"][-1]["entries"][first_key(d)]
+
+
+def session(d: dict) -> dict:
+    return d["sessions"][-1]
 
 
 MUTATIONS = [
     (lambda d: d["machine"].pop("cpu_model"), "machine: missing field(s) cpu_model"),
-    (lambda d: d.pop("entries"), "missing field(s) entries"),
-    (lambda d: d.update(schema_version=99), "schema_version 99 is not 1"),
+    (lambda d: d.pop("sessions"), "missing field(s) sessions"),
+    (lambda d: d.update(schema_version=99), "schema_version: expected one of 1, 2, got '99'"),
     (lambda d: entry(d).pop("snippet_sha256"), "missing field(s) snippet_sha256"),
     (lambda d: entry(d)["software"].pop("keras"), ".software: missing field(s) keras"),
-    (lambda d: entry(d)["stats"].update(median_s=-1.0), "median_s: expected a positive time"),
+    (lambda d: entry(d)["stats"].update(median_s=-1.0), "median_s: expected a positive number"),
     (lambda d: entry(d)["stats"].update(median_s="x"), "median_s: expected a finite number"),
     (lambda d: entry(d)["stats"].update(q1_s=1e9, max_s=2e9), "expected min_s <= q1_s"),
-    (lambda d: entry(d)["stats"].update(rounds=0), "rounds: expected a whole number"),
-]
+    (lambda d: entry(d)["stats"].update(rounds=0), "rounds: expected a whole number >= 1"),
+    (lambda d: session(d).update(noisy_variants=session(d)["noisy_variants"] + 1), ".noisy_variants: "),
+    (lambda d: session(d).update(marked_noisy=not session(d)["marked_noisy"]), ".marked_noisy: "),
+    (lambda d: session(d).update(stack="tf221-keras3"), "not the session's 'tf221-keras3'"),
+    (lambda d: d["sessions"].append(copy.deepcopy(d["sessions"][0])), "expected ids in time order, none twice"),
+    (lambda d: session(d).update(origin="<b>x</b>"), ".origin: only plain text"),
+    (lambda d: session(d).update(notes="x"), "unknown field(s) 'notes'"),
+]  # fmt: skip
 
 
 @pytest.mark.parametrize("mutate, expected", MUTATIONS)
@@ -73,6 +86,54 @@ def test_truncated_and_nan_files_are_rejected_clearly(tmp_path, good):
         results.read(path)
 
 
+def version_1(data: dict) -> dict:
+    """The same measurements as a version-1 file: one set of entries, no sessions."""
+    entries, outputs = {}, {}
+    for s in data["sessions"]:
+        entries.update(s["entries"])
+        outputs.update(s["outputs"])
+    return {"schema_version": 1, "machine": data["machine"], "entries": entries, "outputs": outputs}
+
+
+def test_a_version_1_file_is_split_into_sessions_at_gaps(tmp_path, good):
+    old = version_1(good)
+    keys = sorted(old["entries"], key=lambda k: old["entries"][k]["date"])
+    early, late = keys[: len(keys) // 2], keys[len(keys) // 2 :]
+    for number, key in enumerate(early):
+        old["entries"][key]["date"] = f"2026-01-01T10:{number % 60:02d}:00Z"
+    for number, key in enumerate(late):
+        old["entries"][key]["date"] = f"2026-01-02T10:{number % 60:02d}:00Z"
+    upgraded = results.read(write(tmp_path, old))
+    assert [s["id"] for s in upgraded["sessions"]] == [
+        "2026-01-01T10:00:00Z",
+        "2026-01-02T10:00:00Z",
+    ]
+    assert set(upgraded["sessions"][0]["entries"]) == set(early)
+    assert set(upgraded["sessions"][1]["entries"]) == set(late)
+    results.check(upgraded, "upgraded")
+
+
+def test_a_measure_adds_a_session_and_never_replaces_one(tmp_path, good):
+    path = tmp_path / f"{good['machine']['id']}.json"
+    results.write_json_atomic(path, good)
+    before = copy.deepcopy(good["sessions"])
+    key = first_key(good)
+    new = copy.deepcopy(entry(good))
+    new["stats"]["median_s"] = new["stats"]["q1_s"]  # a changed value, still consistent
+    run = {"id": "2099-01-01T00:00:00Z", "stack": session(good)["stack"], "origin": "make measure"}
+    results.merge_snippet(path, good["machine"], run, {key: new}, None)
+    other = f"{key.split(':')[0]}:other_variant"
+    again = dict(copy.deepcopy(new), variant="other_variant")
+    output = {"text": "ok", "date": new["date"], "snippet_sha256": new["snippet_sha256"]}
+    results.merge_snippet(path, good["machine"], run, {other: again}, ("x/y", output))
+    data = results.read(path)
+    assert data["sessions"][:-1] == before  # every earlier session as it was
+    added = data["sessions"][-1]
+    assert added["id"] == run["id"] and set(added["entries"]) == {key, other}
+    assert added["outputs"]["x/y"]["text"] == "ok" and added["variants"] == 2
+    assert results.view(data)["entries"][key] == new  # the latest session's entry is shown
+
+
 def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path):
     path = tmp_path / "machine.json"
     results.write_json_atomic(path, {"a": 1})
@@ -80,21 +141,6 @@ def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path):
         results.write_json_atomic(path, {"a": float("nan")})  # not valid JSON: refused
     assert json.loads(path.read_text()) == {"a": 1}
     assert [p.name for p in tmp_path.iterdir()] == ["machine.json"]  # no temporary left over
-
-
-def test_merge_keeps_other_snippets_and_drops_removed_variants(tmp_path, good):
-    path = tmp_path / f"{good['machine']['id']}.json"
-    results.write_json_atomic(path, good)
-    key = first_key(good)
-    snippet, variant = key.split(":", 1)
-    others = {k for k in good["entries"] if not k.startswith(snippet + ":")}
-    new = copy.deepcopy(good["entries"][key])
-    new["stats"]["median_s"] = new["stats"]["q1_s"]  # a changed value, still consistent
-    results.merge_snippet(path, good["machine"], snippet, {key: new}, [variant], None)
-    data = results.read(path)
-    assert data["entries"][key] == new
-    assert others <= set(data["entries"])  # entries of other snippets are kept
-    assert [k for k in data["entries"] if k.startswith(snippet + ":")] == [key]
 
 
 AVX2_EPYC = {
@@ -148,7 +194,7 @@ def test_a_merge_never_puts_a_machine_over_another_machines_entries(tmp_path, go
     results.write_json_atomic(path, dict(good, machine=avx2))
     before = path.read_bytes()
     key = first_key(good)
-    snippet, variant = key.split(":", 1)
+    run = {"id": "2099-01-01T00:00:00Z", "stack": session(good)["stack"], "origin": "make measure"}
     with pytest.raises(results.ResultsError, match="holds results of another machine"):
-        results.merge_snippet(path, avx512, snippet, {key: good["entries"][key]}, [variant], None)
+        results.merge_snippet(path, avx512, run, {key: entry(good)}, None)
     assert path.read_bytes() == before

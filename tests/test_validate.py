@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-import copy
 import json
 import subprocess
 import sys
 
 import pytest
 
+from scripts.core import pooling
+from scripts.core import stats as stats_module
+from scripts.core import store as results
 from scripts.rendering import tables
 from scripts.results import validate
 
 
 @pytest.fixture()
-def good(committed_results) -> dict:
-    return copy.deepcopy(committed_results[0])
+def good(root) -> dict:
+    """The smallest committed results file as stored (version 2: sessions)."""
+    return results.read(min((root / "results").glob("*.json"), key=lambda p: p.stat().st_size))
 
 
 def key_of(data: dict) -> str:
-    return next(iter(data["entries"]))
+    return next(iter(data["sessions"][-1]["entries"]))
 
 
 def put(tmp_path, data, name=None) -> object:
@@ -33,29 +36,29 @@ def test_committed_results_are_valid(root):
 
 
 def stats(d):
-    return d["entries"][key_of(d)]["stats"]
+    return d["sessions"][-1]["entries"][key_of(d)]["stats"]
 
 
 BAD_DATA = {
     "wrong type": (lambda d: d["machine"].update(logical_cores="two"), "logical_cores: expected a whole number"),
     "machine not an object": (lambda d: d.update(machine=[1, 2]), "machine: expected an object, got list"),
-    "huge string": (lambda d: d["entries"][key_of(d)].update(label="x" * 1_000_000), "label: longer than 300 characters"),
+    "huge string": (lambda d: d["sessions"][-1]["entries"][key_of(d)].update(label="x" * 1_000_000), "label: longer than 300 characters"),
     "hostile id": (lambda d: d["machine"].update(id="../../etc/passwd"), "id: '../../etc/passwd' does not match"),
-    "zero time": (lambda d: stats(d).update(min_s=0.0), "min_s: expected a positive time, got 0.0"),
-    "negative time": (lambda d: stats(d).update(median_s=-0.5), "median_s: expected a positive time"),
+    "zero time": (lambda d: stats(d).update(min_s=0.0), "min_s: expected a positive number, got 0.0"),
+    "negative time": (lambda d: stats(d).update(median_s=-0.5), "median_s: expected a positive number"),
     "quartiles out of order": (lambda d: stats(d).update(q1_s=stats(d)["q3_s"] * 2, max_s=1e9), "expected min_s <= q1_s <= median_s"),
-    "unknown snippet version": (lambda d: d["entries"][key_of(d)].update(snippet_sha256="ab" * 32), "matches no version of snippets/"),
+    "unknown snippet version": (lambda d: d["sessions"][-1]["entries"][key_of(d)].update(snippet_sha256="ab" * 32), "matches no version of snippets/"),
     "impossible FLOP rate": (lambda d: stats(d).update(gflops_per_s=1e9), "is outside (0, 200,000] GFLOP/s"),
     "inconsistent throughput": (lambda d: stats(d).update(throughput_per_s=stats(d)["throughput_per_s"] * 3), "throughput_per_s: expected examples_per_run / median_s"),
     "inconsistent spread": (lambda d: stats(d).update(iqr_over_median=5.0), "iqr_over_median: 5.0 does not equal"),
-    "future date": (lambda d: d["entries"][key_of(d)].update(date="2999-01-01T00:00:00Z"), "is in the future"),
-    "bad date": (lambda d: d["entries"][key_of(d)].update(date="yesterday"), "expected an ISO 8601 UTC time"),
+    "future date": (lambda d: d["sessions"][-1]["entries"][key_of(d)].update(date="2999-01-01T00:00:00Z"), "is in the future"),
+    "bad date": (lambda d: d["sessions"][-1]["entries"][key_of(d)].update(date="yesterday"), "expected an ISO 8601 UTC time"),
     "missing provenance": (lambda d: d["machine"].pop("ram_bytes"), "missing field(s) ram_bytes"),
     # Issue 21 item 5: what a stranger's pull request could slip past a reviewer.
     "id names another machine": (lambda d: d["machine"].update(cpu_model="Apple M3 Max", os="Darwin"), "does not name the machine this block describes: expected 'apple-m3-max-2cpu-macos'"),
-    "commit not a hash": (lambda d: d["entries"][key_of(d)].update(commit="main (trust me)"), ".commit: expected the measured commit's full hash"),
-    "short commit": (lambda d: d["entries"][key_of(d)].update(commit="c4a4016"), ".commit: expected the measured commit's full hash"),
-    "unknown top-level key": (lambda d: d.update(notes="see my blog"), "unknown top-level field(s) 'notes'"),
+    "commit not a hash": (lambda d: d["sessions"][-1]["entries"][key_of(d)].update(commit="main (trust me)"), ".commit: 'main (trust me)' does not match ^([0-9a-f]{40}|[0-9a-f]{64})$: The measured commit's full hash"),
+    "short commit": (lambda d: d["sessions"][-1]["entries"][key_of(d)].update(commit="c4a4016"), ".commit: 'c4a4016' does not match"),
+    "unknown top-level key": (lambda d: d.update(notes="see my blog"), "unknown field(s) 'notes'; expected only schema_version, machine, sessions"),
     "absurd core count": (lambda d: d["machine"].update(physical_cores=10**30, logical_cores=10**30), "logical_cores: 1000000000000000000000000000000 is more than any machine has"),
     "more physical than logical cores": (lambda d: d["machine"].update(physical_cores=64), "physical_cores: 64 is more than logical_cores (2)"),
     "absurd memory": (lambda d: d["machine"].update(ram_bytes=2**60), "ram_bytes: 1152921504606846976 is more than any machine has"),
@@ -125,11 +128,11 @@ def test_cli_accepts_the_committed_results(root, child_env):
 
 
 def entry(d):
-    return d["entries"][key_of(d)]
+    return d["sessions"][-1]["entries"][key_of(d)]
 
 
 def first_output(d):
-    return next(iter(d["outputs"].values()))
+    return next(iter(next(s for s in d["sessions"] if s["outputs"])["outputs"].values()))
 
 
 # Strings a stranger's pull request could carry into the site, the field, and the words
@@ -186,13 +189,14 @@ def test_ordinary_machine_names_and_labels_pass(value, tmp_path, good):
 # Interleaved entries (issue 10): each timing's place in its round, equal rounds within one
 # run, and a stored speed-up that the stored timings give.
 @pytest.fixture()
-def interleaved(committed_results) -> tuple[dict, str]:
-    """A committed file with a snippet timed in interleaved rounds, and one of its variants
-    that stores a speed-up."""
-    for data in committed_results:
-        for key, entry in data["entries"].items():
+def interleaved(root) -> tuple[dict, str]:
+    """A committed file (as stored) whose latest session has a snippet timed in interleaved
+    rounds, and one of its variants that stores a speed-up."""
+    for path in sorted((root / "results").glob("*.json")):
+        data = results.read(path)
+        for key, entry in data["sessions"][-1]["entries"].items():
             if entry["method"].get("schedule") == "interleaved rounds" and "speedup" in entry:
-                return copy.deepcopy(data), key
+                return data, key
     pytest.fail("no committed results file has interleaved entries with a stored speed-up")
 
 
@@ -206,7 +210,7 @@ def shorten_by_one_round(entry: dict) -> None:
 
 BAD_ROUNDS = {
     "rounds of unequal length": (shorten_by_one_round, "rounds of unequal length in one interleaved run"),
-    "missing round order": (lambda e: e["stats"].pop("round_positions"), "stats.round_positions: missing"),
+    "missing round order": (lambda e: e["stats"].pop("round_positions"), "stats: missing field(s) round_positions"),
     "round order of the wrong length": (lambda e: e["stats"]["round_positions"].pop(), "round_positions: expected"),
     "interval without its point": (lambda e: e["speedup"].update(low=e["speedup"]["point"] * 1.1), "does not contain its point estimate"),
     "stored interval not what the timings give": (lambda e: e["speedup"].update(high=e["speedup"]["high"] * 2), "speedup.high"),
@@ -219,17 +223,25 @@ BAD_ROUNDS = {
 def test_bad_rounds_and_intervals_are_named(case, tmp_path, interleaved):
     data, key = interleaved
     mutate, expected = BAD_ROUNDS[case]
-    mutate(data["entries"][key])
+    mutate(data["sessions"][-1]["entries"][key])
     path = put(tmp_path, data)
     problems = validate.validate([path])
     assert any(expected in p for p in problems), problems
     assert all(str(path) in p for p in problems)
 
 
-def test_stored_speedups_are_what_the_tables_show(interleaved):
+def test_stored_speedups_are_the_sessions_own_and_the_tables_pool_them(interleaved):
+    """A stored speed-up is its session's own (round interval, stats.entry_speedup); the
+    tables show the speed-up pooled over the machine's sessions (pooling.speedup)."""
     data, key = interleaved
-    entry = data["entries"][key]
-    baseline = data["entries"][f"{entry['snippet']}:{entry['baseline']}"]
-    words = tables.speedup_words(baseline, entry)
+    entries = data["sessions"][-1]["entries"]
+    entry = entries[key]
+    baseline = entries[f"{entry['snippet']}:{entry['baseline']}"]
     stored = entry["speedup"]
-    assert words.startswith(f"{stored['point']:.2f}× ({stored['low']:.2f}–{stored['high']:.2f})")
+    assert (stored["point"], stored["low"], stored["high"]) == pytest.approx(
+        stats_module.entry_speedup(baseline, entry), rel=0.01
+    )
+    view = results.view(data)
+    pooled = pooling.speedup(view, f"{entry['snippet']}:{entry['baseline']}", key)
+    words = tables.speedup_words(view, baseline, entry)
+    assert words.startswith(f"{pooled.point:.2f}× ({pooled.new_low:.2f}–{pooled.new_high:.2f})")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from scripts.core import stats
+from scripts.core import pooling
 from scripts.core.catalog import ROOT, is_current
 
 CLAIMS_DIR = ROOT / "data" / "claims"
@@ -82,6 +82,16 @@ def check(claim: dict, where: str) -> None:
         margin_problem = no_difference_problem(evidence)
         if margin_problem:
             raise ClaimsError(f"{where}: evidence {evidence.get('variant')!r}: {margin_problem}")
+        for number, record in enumerate(evidence.get("contradicted_on", [])):
+            if (
+                not isinstance(record, dict)
+                or not str(record.get("machine", "")).strip()
+                or not (str(record.get("why", "")).strip())
+            ):
+                raise ClaimsError(
+                    f"{where}: evidence {evidence.get('variant')!r}: contradicted_on[{number}] "
+                    "needs the machine id and `why`: what the page says about it"
+                )
         if not str(evidence.get("why_range", "")).strip():
             raise ClaimsError(
                 f"{where}: evidence {evidence.get('variant')!r} needs `why_range`: what its "
@@ -108,14 +118,43 @@ def no_difference_problem(evidence: dict) -> str | None:
     return None
 
 
-def speedup(data: dict, evidence: dict, root: Path = ROOT) -> float | None:
-    """Baseline median (or first call) / variant median on one machine; None if missing or stale."""
+def _current_pair(data: dict, evidence: dict, root: Path) -> list[dict] | None:
     entries = data["entries"]
     pair = [entries.get(evidence["baseline"]), entries.get(evidence["variant"])]
-    if any(e is None or not is_current(e, root) for e in pair):
+    return None if any(e is None or not is_current(e, root) for e in pair) else pair
+
+
+def pooled(data: dict, evidence: dict, root: Path = ROOT) -> pooling.Pooled | None:
+    """The speed-up over the machine's sessions of today's snippet version (pooling.speedup);
+    None if missing, stale or without timings."""
+    if _current_pair(data, evidence, root) is None:
+        return None
+    stat = evidence.get("baseline_stat", "median_s")
+    return pooling.speedup(data, evidence["baseline"], evidence["variant"], stat)
+
+
+def speedup(data: dict, evidence: dict, root: Path = ROOT) -> float | None:
+    """Baseline median (or first call) / variant median on one machine, pooled over its
+    sessions; None if missing or stale."""
+    found = pooled(data, evidence, root)
+    if found is not None:
+        return found.point
+    pair = _current_pair(data, evidence, root)
+    if pair is None:
         return None
     baseline = pair[0]["stats"].get(evidence.get("baseline_stat", "median_s"))
     return baseline / pair[1]["stats"]["median_s"] if baseline else None
+
+
+def contradiction_recorded(evidence: dict, machine_id: str) -> str | None:
+    """What the claim's file says about this machine's data contradicting the range, or None.
+
+    A contradicted row fails the tests until it is recorded here (`contradicted_on`), so that
+    the page says so in words; the range itself never moves."""
+    for record in evidence.get("contradicted_on", []):
+        if record["machine"] == machine_id:
+            return record["why"]
+    return None
 
 
 def agrees(evidence: dict, ratio: float) -> bool:
@@ -123,13 +162,19 @@ def agrees(evidence: dict, ratio: float) -> bool:
 
 
 def interval(data: dict, evidence: dict, root: Path = ROOT) -> tuple[float, float] | None:
-    """The speed-up's 95% bootstrap interval on one machine (stats.entry_speedup)."""
-    if speedup(data, evidence, root) is None:
-        return None
-    entries = data["entries"]
-    baseline, variant = entries[evidence["baseline"]], entries[evidence["variant"]]
-    _, low, high = stats.entry_speedup(baseline, variant, evidence.get("baseline_stat", "median_s"))
-    return None if low is None else (low, high)
+    """The speed-up's 95% interval for a new session on one machine (pooling.Pooled)."""
+    found = pooled(data, evidence, root)
+    return None if found is None else (found.new_low, found.new_high)
+
+
+def sessions_words(found: pooling.Pooled) -> str:
+    """'3 sessions' or '1 session, widened by other machines' sessions' (How we measure)."""
+    count = f"{found.sessions} session{'s' if found.sessions != 1 else ''}"
+    if found.basis == "other machines' sessions":
+        return f"{count}, widened by other machines' sessions"
+    if found.basis == "rounds only":
+        return f"{count}, its rounds only"
+    return count
 
 
 # What a machine's interval says about a verdict's range (issue 10): the whole interval
@@ -158,14 +203,17 @@ def expectation_words(evidence: dict) -> str:
 
 
 def found_words(data: dict, evidence: dict, root: Path = ROOT) -> str | None:
-    """'1.21× (1.15–1.90, inconclusive)' on one machine; None without current results."""
-    ratio = speedup(data, evidence, root)
-    if ratio is None:
-        return None
-    bounds = interval(data, evidence, root)
-    if bounds is None:
-        return f"{ratio:.2f}×"
-    return f"{ratio:.2f}× ({bounds[0]:.2f}–{bounds[1]:.2f}, {status(evidence, bounds)})"
+    """'1.21× (1.15–1.90, inconclusive; 2 sessions)' on one machine; None without current
+    results."""
+    found = pooled(data, evidence, root)
+    if found is None:
+        ratio = speedup(data, evidence, root)
+        return None if ratio is None else f"{ratio:.2f}×"
+    bounds = (found.new_low, found.new_high)
+    return (
+        f"{found.point:.2f}× ({bounds[0]:.2f}–{bounds[1]:.2f}, {status(evidence, bounds)}; "
+        f"{sessions_words(found)})"
+    )
 
 
 def short_name(entry_id: str) -> str:

@@ -75,7 +75,7 @@ UNESCAPED_ENTRY = ("snippet", "variant", "baseline", "snippet_sha256", "snippet_
 
 
 def escaped_results(data: dict) -> dict:
-    """A copy of one results file with every free-text string escaped for pages.
+    """A copy of one results view (store.view) with every free-text string escaped for pages.
 
     Captured outputs are left as text: the renderer shows them inside `fence`.
     """
@@ -83,14 +83,23 @@ def escaped_results(data: dict) -> dict:
         key: value if key in UNESCAPED_MACHINE else _escaped(value)
         for key, value in data["machine"].items()
     }
-    entries = {
+    escaped = dict(data, machine=machine, entries=_escaped_entries(data["entries"]))
+    if "sessions" in data:
+        escaped["sessions"] = [
+            dict(s, origin=escape(s["origin"]), entries=_escaped_entries(s["entries"]))
+            for s in data["sessions"]
+        ]
+    return escaped
+
+
+def _escaped_entries(entries: dict) -> dict:
+    return {
         key: {
             field: value if field in UNESCAPED_ENTRY else _escaped(value)
             for field, value in entry.items()
         }
-        for key, entry in data["entries"].items()
+        for key, entry in entries.items()
     }
-    return dict(data, machine=machine, entries=entries)
 
 
 def _escaped(value):

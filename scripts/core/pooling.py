@@ -211,14 +211,19 @@ def _pairs_of(view: dict) -> list[tuple[str, str]]:
 
 
 def session_ratios(
-    view: dict, baseline_key: str, variant_key: str, baseline_stat: str = "median_s"
+    view: dict,
+    baseline_key: str,
+    variant_key: str,
+    baseline_stat: str = "median_s",
+    like: list[dict] | None = None,
 ) -> list[SessionRatio]:
     """The pair's speed-up in every session of the view that measured both sides on the same
-    snippet versions and stack as the latest entries (other versions measure other code)."""
-    latest = [view["entries"].get(baseline_key), view["entries"].get(variant_key)]
-    if any(e is None for e in latest):
+    snippet versions and stack as `like` (default: the latest entries), since other versions
+    measure other code."""
+    like = like or [view["entries"].get(baseline_key), view["entries"].get(variant_key)]
+    if any(e is None for e in like):
         return []
-    same = [(e["snippet_sha256"], software_stack.name(e["software"])) for e in latest]
+    same = [(e["snippet_sha256"], software_stack.name(e["software"])) for e in like]
     found = []
     for session in view["sessions"]:
         pair = [session["entries"].get(baseline_key), session["entries"].get(variant_key)]
@@ -252,3 +257,51 @@ def speedup(
     when no session has the timings for it."""
     ratios = session_ratios(view, baseline_key, variant_key, baseline_stat)
     return pool(ratios, view.get("spread")) if ratios else None
+
+
+@dataclass(frozen=True)
+class HeldBack:
+    """One held-back session's speed-ups against intervals from the machine's other sessions."""
+
+    machine: str
+    session: str
+    compared: int  # speed-ups the held-back session and at least one other session share
+    inside: int  # of them, inside the pooled new-session interval of the others
+    inside_single: int  # (held-back, other session) pairs inside the other's round interval
+    single_compared: int
+
+
+def held_back(views: list[dict], machine_id: str, session_id: str) -> HeldBack:
+    """Leave one session out: the spread and the intervals come from every other session of
+    every machine, and the held-back session's own speed-ups are counted inside or not. The
+    'single' figures read each other session's own round interval (stats.entry_speedup), as
+    the pages did before pooling."""
+    target = next(v for v in views if v["machine"]["id"] == machine_id)
+    held = next(s for s in target["sessions"] if s["id"] == session_id)
+    rest = [s for s in target["sessions"] if s["id"] != session_id]
+    spread = spread_of(views, leave_out=(machine_id, session_id))
+    others = {**target, "sessions": rest, "spread": spread}
+    compared = inside = single_compared = inside_single = 0
+    for baseline_key, variant_key in _pairs_of({"entries": held["entries"]}):
+        if baseline_key not in held["entries"]:
+            continue
+        pair = [held["entries"][baseline_key], held["entries"][variant_key]]
+        own = session_ratio(pair[0], pair[1], session_id)
+        ratios = session_ratios(others, baseline_key, variant_key, like=pair)
+        if own is None or not ratios:
+            continue
+        pooled = pool(ratios, spread)
+        compared += 1
+        inside += pooled.new_low <= own.point <= pooled.new_high
+        for session in rest:
+            other = [session["entries"].get(k) for k in (baseline_key, variant_key)]
+            if any(
+                e is None or e["snippet_sha256"] != p["snippet_sha256"]
+                for e, p in zip(other, pair, strict=True)
+            ):
+                continue
+            _, low, high = stats.entry_speedup(other[0], other[1])
+            if low is not None:
+                single_compared += 1
+                inside_single += low <= own.point <= high
+    return HeldBack(machine_id, session_id, compared, inside, inside_single, single_compared)

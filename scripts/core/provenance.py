@@ -424,5 +424,18 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def utc_now() -> str:
-    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+def boot_tag(probe: Probe | None = None) -> str:
+    """Eight hex digits standing for this boot of this host (Linux's boot id, or the kernel's
+    boot time on macOS), so sessions from different hosts can be told apart without naming
+    any host; 'unknown' hashed when neither can be read."""
+    probe = probe or Probe()
+    text = probe.read("/proc/sys/kernel/random/boot_id") or sysctl(probe, "kern.boottime")
+    return hashlib.sha256((text or "unknown").strip().encode()).hexdigest()[:8]
+
+
+def utc_now(precise: bool = False) -> str:
+    """The time now in UTC, ISO 8601 with Z; precise: to the microsecond (session ids)."""
+    now = datetime.now(timezone.utc)
+    if precise:
+        return now.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return now.replace(microsecond=0).isoformat().replace("+00:00", "Z")

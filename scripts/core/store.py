@@ -1,85 +1,36 @@
-"""Results files (results/<machine-id>.json): reading, checking, merging and atomic writing."""
+"""Results files (results/<machine-id>.json): reading, checking, merging sessions, atomic writing.
+
+A file holds one machine and its measuring sessions, oldest first; `view` gives the pages the
+latest entry of each variant beside every session. data/results.schema.json defines the shape;
+this module checks it with jsonschema and adds only the rules a schema cannot say.
+"""
 
 from __future__ import annotations
 
 import fcntl
+import functools
 import json
-import math
-import os
-import re
-import tempfile
+from datetime import datetime, timedelta
 from pathlib import Path
 
-from scripts.core import plain_text, project_files, provenance
+import jsonschema
 
-SCHEMA_VERSION = 1
+from scripts.core import plain_text, pooling, project_files, provenance, software_stack
+from scripts.core.json_files import write_json_atomic
+
+SCHEMA_VERSION = 2
 RESULTS_DIR = project_files.ROOT / "results"
-
-REQUIRED_MACHINE = (
-    "id", "description", "os", "os_version", "arch", "cpu_model", "logical_cores",
-    "physical_cores", "performance_cores", "efficiency_cores", "ram_bytes", "rosetta",
-    "tf_devices",
-)  # fmt: skip
-REQUIRED_SOFTWARE = ("python", "tensorflow", "keras", "numpy", "tensorflow_metal")
-REQUIRED_ENTRY = (
-    "snippet", "snippet_sha256", "variant", "label", "baseline", "size", "date", "commit",
-    "dirty", "software", "method", "stats",
-)  # fmt: skip
-REQUIRED_STATS = ("median_s", "q1_s", "q3_s", "min_s", "max_s", "rounds", "iqr_over_median")
-
-
+SCHEMA_PATH = project_files.ROOT / "data" / "results.schema.json"
 MAX_FILE_BYTES = 10 * 2**20
-MAX_TEXT = 300  # characters in a name, label or version
-MAX_OUTPUT_TEXT = 50_000  # characters of a snippet's captured output
-MACHINE_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,99}")
-SNIPPET_NAME = re.compile(r"[a-z0-9_]+/[a-z0-9_]+")
-VARIANT_NAME = re.compile(r"[a-z0-9_]+")
-SHA256 = re.compile(r"[0-9a-f]{64}")
-CPU_FEATURE = re.compile(r"[a-z0-9_.]{1,40}")
-# Where the snippet was (relative to the project, or absolute for one outside it); no "..".
-SNIPPET_PATH = re.compile(r"/?(?!\.\.(/|$))[\w.\-]+(?:/(?!\.\.(/|$))[\w.\-]+)*\.py")
-MACHINE_TEXT = ("description", "os", "os_version", "arch", "cpu_model")
-# Optional: only Macs (and hosted CI runners) record these; every text one is plain text.
-MACHINE_OPTIONAL_TEXT = ("power_source", "tensorflow_metal", "hosted_runner")
-MACHINE_OPTIONAL_FLAGS = ("low_power_mode", "metal_gpu")
-TOP_LEVEL = ("schema_version", "machine", "entries", "outputs")
-# A git commit: SHA-1 (40 hex digits) or SHA-256 (64) object name, as `git rev-parse HEAD`.
-COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
-# Larger than any machine that could run these snippets (the largest Apple chip has 32 CPU
-# and 80 GPU cores; two-socket servers have a few hundred threads), so a count above it is
-# a typing or forging error, not hardware.
-MAX_CORES = 4096
-MAX_RAM_BYTES = 2**50  # 1 PiB
-# The machine's counts, each with the most any machine has.
-MACHINE_COUNTS = {
-    "logical_cores": MAX_CORES, "physical_cores": MAX_CORES, "performance_cores": MAX_CORES,
-    "efficiency_cores": MAX_CORES, "ram_bytes": MAX_RAM_BYTES, "gpu_cores": MAX_CORES,
-}  # fmt: skip
+# A version-1 file (no sessions) is split into sessions where its measurements are further
+# apart than this: one `make measure` never pauses that long between two snippets.
+SESSION_GAP = timedelta(minutes=30)
+# Entries measured with these schedules record, for each timed run, its place in its round.
+INTERLEAVED_SCHEDULES = ("interleaved rounds", "alternating processes")
 
 
 class ResultsError(ValueError):
     """A results file that is missing, malformed or inconsistent; the message names the field."""
-
-
-def json_text(data: dict) -> str:
-    """The project's JSON form: indented, keys sorted, no NaN or infinity."""
-    return json.dumps(data, indent=2, sort_keys=True, allow_nan=False) + "\n"
-
-
-def write_json_atomic(path: Path, data: dict) -> None:
-    """Write JSON to a temporary file beside `path`, then rename it over `path`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = json_text(data)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _reject_constant(name: str):
@@ -87,7 +38,8 @@ def _reject_constant(name: str):
 
 
 def read(path: Path) -> dict:
-    """Load and check one results file; raise ResultsError naming the file and field."""
+    """Load and check one results file (a version-1 file comes back as version 2); raise
+    ResultsError naming the file and field."""
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise ResultsError(f"{path}: larger than {MAX_FILE_BYTES // 2**20} MiB; not read")
@@ -98,7 +50,7 @@ def read(path: Path) -> dict:
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
         raise ResultsError(f"{path}: not a readable JSON results file ({error})") from error
     check(data, str(path))
-    return data
+    return upgrade(data) if data["schema_version"] == 1 else data
 
 
 def _refuse_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
@@ -112,86 +64,105 @@ def _refuse_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
     return data
 
 
-def _require(mapping: object, keys: tuple[str, ...], where: str) -> None:
-    if not isinstance(mapping, dict):
-        raise ResultsError(f"{where}: expected an object, got {type(mapping).__name__}")
-    missing = [k for k in keys if k not in mapping]
-    if missing:
-        raise ResultsError(f"{where}: missing field(s) {', '.join(missing)}")
+@functools.cache
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
 
 
-def _positive_number(value: object, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ResultsError(f"{where}: expected a finite number, got {value!r}")
-    if value <= 0:
-        raise ResultsError(f"{where}: expected a positive time, got {value!r}")
-    return float(value)
+def _where(path) -> str:
+    """A JSON path as the messages name it: machine.cpu_model, sessions[0].entries['k'].stats."""
+    text = ""
+    for part in path:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif text.endswith(("entries", "outputs")):
+            text += f"[{part[:80]!r}]"
+        else:
+            text += f".{part}" if text else part
+    return text
 
 
-def check_stats(stats: object, where: str) -> None:
-    _require(stats, REQUIRED_STATS, where)
-    assert isinstance(stats, dict)
-    q1, median, q3 = (
-        _positive_number(stats[k], f"{where}.{k}") for k in ("q1_s", "median_s", "q3_s")
-    )
-    low, high = (_positive_number(stats[k], f"{where}.{k}") for k in ("min_s", "max_s"))
-    if not low <= q1 <= median <= q3 <= high:
-        raise ResultsError(
-            f"{where}: expected min_s <= q1_s <= median_s <= q3_s <= max_s, got "
-            f"{low} {q1} {median} {q3} {high}"
+def _schema_message(error: jsonschema.ValidationError) -> str:
+    """One schema error in words: what was expected and what was found."""
+    value, kind = error.instance, error.validator
+    if kind == "required":
+        missing = [k for k in error.validator_value if k not in value]
+        return f"missing field(s) {', '.join(missing)}"
+    if kind == "additionalProperties":
+        unknown = sorted(str(k)[:40] for k in value if k not in error.schema.get("properties", {}))
+        known = ", ".join(error.schema.get("properties", {}))
+        return f"unknown field(s) {', '.join(map(repr, unknown))}; expected only {known}"
+    if kind == "type":
+        wanted = error.validator_value
+        words = {"integer": "a whole number", "number": "a finite number", "string": "text",
+                 "object": "an object", "array": "a list", "boolean": "true or false"}  # fmt: skip
+        wanted = [wanted] if isinstance(wanted, str) else wanted
+        names = " or ".join(words.get(w, w) for w in wanted if w != "null")
+        shown = type(value).__name__ if isinstance(value, (dict, list)) else repr(value)[:60]
+        return f"expected {names}{' or null' if 'null' in wanted else ''}, got {shown}"
+    if kind == "pattern":
+        meaning = error.schema.get("description")
+        return f"{str(value)[:40]!r} does not match {error.validator_value}" + (
+            f": {meaning}" if meaning else ""
         )
-    rounds = stats["rounds"]
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-        raise ResultsError(f"{where}.rounds: expected a whole number >= 1, got {rounds!r}")
+    if kind == "maxLength":
+        return f"longer than {error.validator_value} characters"
+    if kind == "maxItems":
+        return f"more than {error.validator_value} items"
+    if kind == "exclusiveMinimum":
+        return f"expected a positive number, got {value!r}"
+    if kind == "minimum":
+        return f"expected a whole number >= {error.validator_value}, got {value!r}"
+    if kind == "maximum":
+        return f"{value!r} is more than any machine has (at most {error.validator_value})"
+    if kind in ("enum", "const"):
+        allowed = error.validator_value if kind == "enum" else [error.validator_value]
+        return f"expected one of {', '.join(map(repr, allowed))}, got {str(value)[:40]!r}"
+    return error.message[:200]
 
 
-def _text(value: object, where: str, limit: int = MAX_TEXT, pattern=None) -> None:
-    """A string within the limit that matches pattern, or, with no pattern, plain text."""
-    if not isinstance(value, str):
-        raise ResultsError(f"{where}: expected text, got {type(value).__name__}")
-    if len(value) > limit:
-        raise ResultsError(f"{where}: longer than {limit} characters")
-    if pattern is not None and not pattern.fullmatch(value):
-        raise ResultsError(f"{where}: {value[:40]!r} does not match {pattern.pattern}")
-    why = plain_text.problem(value) if pattern is None else None
-    if why:
-        raise ResultsError(f"{where}: {why}")
+def _schema_problem(data: object, name: str) -> None:
+    """Raise ResultsError for a shape error data/results.schema.json finds: the deepest one,
+    which names the field most precisely."""
+    errors = list(_validator().iter_errors(data))
+    if errors:
+        error = max(errors, key=lambda e: len(e.absolute_path))
+        where = _where(error.absolute_path)
+        raise ResultsError(f"{name}: {where + ': ' if where else ''}{_schema_message(error)}")
 
 
-def _plain_values(mapping: object, where: str) -> None:
-    """Every string inside an object (keys included) is plain text; numbers and flags pass."""
-    if isinstance(mapping, dict):
-        for key, value in mapping.items():
-            _text(key, f"{where} key")
-            _plain_values(value, f"{where}.{key}")
-    elif isinstance(mapping, list):
-        for number, value in enumerate(mapping):
-            _plain_values(value, f"{where}[{number}]")
-    elif isinstance(mapping, str):
-        _text(mapping, where)
+def _plain_strings(value: object, where: str) -> None:
+    """Every string in the file, keys included, is plain text (captured output is checked on
+    its own: it is shown in a code block, where only control characters are refused)."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            problem = plain_text.problem(key)
+            if problem:
+                raise ResultsError(f"{where} key {key[:40]!r}: {problem}")
+            if key == "outputs" and isinstance(item, dict):
+                for snippet, output in item.items():
+                    _plain_output(output, f"{where}.outputs[{snippet[:80]!r}]")
+                continue
+            _plain_strings(item, f"{where}.{key}")
+    elif isinstance(value, list):
+        for number, item in enumerate(value):
+            _plain_strings(item, f"{where}[{number}]")
+    elif isinstance(value, str):
+        problem = plain_text.problem(value)
+        if problem:
+            raise ResultsError(f"{where}: {problem}")
 
 
-def _optional(check_value, value: object, where: str, *args) -> None:
-    if value is not None:
-        check_value(value, where, *args)
-
-
-def _count(value: object, where: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ResultsError(f"{where}: expected a whole number >= 0 or null, got {value!r}")
-
-
-def _commit(value: object, where: str) -> None:
-    if not isinstance(value, str) or not COMMIT.fullmatch(value):
-        raise ResultsError(
-            f"{where}: expected the measured commit's full hash (40 or 64 hex digits, as "
-            f"`git rev-parse HEAD` prints it) or null, got {str(value)[:50]!r}"
-        )
-
-
-def _at_most(value: int, where: str, limit: int) -> None:
-    if value > limit:
-        raise ResultsError(f"{where}: {value!r} is more than any machine has (at most {limit})")
+def _plain_output(output: dict, where: str) -> None:
+    """A captured output: its text is shown in a code block, so only control characters are
+    refused there; its other fields are plain text."""
+    for key, item in output.items():
+        if key == "text":
+            problem = plain_text.output_problem(item)
+            if problem:
+                raise ResultsError(f"{where}.text: {problem}")
+        else:
+            _plain_strings(item, f"{where}.{key}")
 
 
 def machine_id_problem(machine: dict) -> str | None:
@@ -211,216 +182,221 @@ def machine_id_problem(machine: dict) -> str | None:
     )
 
 
-def _flag(value: object, where: str) -> None:
-    if not isinstance(value, bool):
-        raise ResultsError(f"{where}: expected true, false or null, got {value!r}")
-
-
-def check_machine(machine: object, where: str) -> None:
-    _require(machine, REQUIRED_MACHINE, where)
-    assert isinstance(machine, dict)
-    _text(machine["id"], f"{where}.id", pattern=MACHINE_ID)
-    for key in MACHINE_TEXT:
-        _text(machine[key], f"{where}.{key}")
-    for key, limit in MACHINE_COUNTS.items():
-        _optional(_count, machine.get(key), f"{where}.{key}")
-        _optional(_at_most, machine.get(key), f"{where}.{key}", limit)
+def _machine_rules(machine: dict, where: str) -> None:
     logical, physical = machine.get("logical_cores"), machine.get("physical_cores")
     if logical is not None and physical is not None and physical > logical:
         raise ResultsError(
             f"{where}.physical_cores: {physical} is more than logical_cores ({logical})"
         )
-    _optional(_flag, machine["rosetta"], f"{where}.rosetta")
-    for key in MACHINE_OPTIONAL_TEXT:
-        _optional(_text, machine.get(key), f"{where}.{key}")
-    for key in MACHINE_OPTIONAL_FLAGS:
-        _optional(_flag, machine.get(key), f"{where}.{key}")
-    devices = machine["tf_devices"]
-    if not isinstance(devices, list) or len(devices) > 64:
-        raise ResultsError(f"{where}.tf_devices: expected a list of device names")
-    for number, device in enumerate(devices):
-        _text(device, f"{where}.tf_devices[{number}]")
-    features = machine.get("cpu_features", [])
-    if not isinstance(features, list) or len(features) > 512:
-        raise ResultsError(f"{where}.cpu_features: expected a list of feature names")
-    for number, feature in enumerate(features):
-        _text(feature, f"{where}.cpu_features[{number}]", pattern=CPU_FEATURE)
     problem = machine_id_problem(machine)
     if problem:
         raise ResultsError(f"{where}.id: {problem}")
 
 
-def check_entry(key: str, entry: object, where: str) -> None:
-    _require(entry, REQUIRED_ENTRY, where)
-    assert isinstance(entry, dict)
-    _text(entry["snippet"], f"{where}.snippet", pattern=SNIPPET_NAME)
-    _text(entry["variant"], f"{where}.variant", pattern=VARIANT_NAME)
+def check_stats(stats: dict, where: str) -> None:
+    """Quartiles in order, and one timing and round position per round where recorded."""
+    order = [stats[k] for k in ("min_s", "q1_s", "median_s", "q3_s", "max_s")]
+    if order != sorted(order):
+        raise ResultsError(
+            f"{where}: expected min_s <= q1_s <= median_s <= q3_s <= max_s, got "
+            + " ".join(map(str, order))
+        )
+    for field in ("times_s", "round_positions"):
+        if field in stats and len(stats[field]) != stats["rounds"]:
+            raise ResultsError(
+                f"{where}.{field}: expected {stats['rounds']} values (one per round), "
+                f"got {len(stats[field])}"
+            )
+
+
+def check_entry(key: str, entry: dict, where: str) -> None:
+    """What the schema cannot say about one entry: its key, statistics and stored speed-up."""
     if key != f"{entry['snippet']}:{entry['variant']}":
         raise ResultsError(f"{where}: key must be '<snippet>:<variant>'")
-    _text(entry["snippet_sha256"], f"{where}.snippet_sha256", pattern=SHA256)
-    _optional(_text, entry.get("snippet_path"), f"{where}.snippet_path", MAX_TEXT, SNIPPET_PATH)
-    _text(entry["baseline"], f"{where}.baseline", pattern=VARIANT_NAME)
-    for field in ("label", "size", "date"):
-        _text(entry[field], f"{where}.{field}")
-    _optional(_commit, entry["commit"], f"{where}.commit")
-    _optional(_flag, entry["dirty"], f"{where}.dirty")
-    _require(entry["software"], REQUIRED_SOFTWARE, f"{where}.software")
-    for name, version in entry["software"].items():
-        _optional(_text, version, f"{where}.software.{name}")
-    if not isinstance(entry["method"], dict):
-        raise ResultsError(f"{where}.method: expected an object")
-    _plain_values(entry["method"], f"{where}.method")
-    if "conditions" in entry:  # what the noise check read before the run (optional)
-        if not isinstance(entry["conditions"], dict):
-            raise ResultsError(f"{where}.conditions: expected an object")
-        _plain_values(entry["conditions"], f"{where}.conditions")
     check_stats(entry["stats"], f"{where}.stats")
-    check_schedule(entry, where)
-    if "speedup" in entry:
-        check_speedup(entry["speedup"], entry["baseline"], f"{where}.speedup")
+    speedup = entry.get("speedup")
+    if speedup is not None:
+        if speedup["vs"] != entry["baseline"]:
+            raise ResultsError(
+                f"{where}.speedup.vs: expected the entry's baseline {entry['baseline']!r}"
+            )
+        if not speedup["low"] <= speedup["point"] <= speedup["high"]:
+            raise ResultsError(
+                f"{where}.speedup: the interval {speedup['low']:.4g}–{speedup['high']:.4g} does "
+                f"not contain its point estimate {speedup['point']:.4g}"
+            )
 
 
-# Entries measured with these schedules record, for each timed run, its place in its round.
-INTERLEAVED_SCHEDULES = ("interleaved rounds", "alternating processes")
+def session_counts(entries: dict) -> dict:
+    """A session's variants, how many are noisy, and whether that is more than half."""
+    noisy = sum(1 for e in entries.values() if e["stats"].get("noisy"))
+    return {
+        "variants": len(entries),
+        "noisy_variants": noisy,
+        "marked_noisy": noisy * 2 > len(entries),
+    }
 
 
-def check_schedule(entry: dict, where: str) -> None:
-    """An interleaved entry names its run and seed and has one round position per timing."""
-    method, stats = entry["method"], entry["stats"]
-    schedule = method.get("schedule")
-    if schedule is None:
-        return  # measured before interleaving: variants were timed one after another
-    if schedule not in INTERLEAVED_SCHEDULES:
-        raise ResultsError(
-            f"{where}.method.schedule: expected one of {', '.join(INTERLEAVED_SCHEDULES)}, "
-            f"got {str(schedule)[:40]!r}"
-        )
-    _text(method.get("run_started"), f"{where}.method.run_started")
-    seed = method.get("order_seed")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ResultsError(f"{where}.method.order_seed: expected a whole number, got {seed!r}")
-    positions = stats.get("round_positions")
-    if positions is None:
-        raise ResultsError(
-            f"{where}.stats.round_positions: missing; an entry timed in {schedule} records "
-            "each run's place in its round's order"
-        )
-    if (
-        not isinstance(positions, list)
-        or len(positions) != stats["rounds"]
-        or not all(isinstance(p, int) and not isinstance(p, bool) and p >= 0 for p in positions)
-    ):
-        raise ResultsError(
-            f"{where}.stats.round_positions: expected {stats['rounds']} whole numbers >= 0 "
-            "(one per round)"
-        )
-    times = stats.get("times_s")
-    if not isinstance(times, list) or len(times) != stats["rounds"]:
-        raise ResultsError(
-            f"{where}.stats.times_s: expected {stats['rounds']} timings (one per round)"
-        )
-    for number, value in enumerate(times):
-        _positive_number(value, f"{where}.stats.times_s[{number}]")
-
-
-def check_speedup(speedup: object, baseline: str, where: str) -> None:
-    """A stored speed-up names its baseline and its 95% interval contains its point."""
-    _require(speedup, ("vs", "point", "low", "high"), where)
-    assert isinstance(speedup, dict)
-    if speedup["vs"] != baseline:
-        raise ResultsError(f"{where}.vs: expected the entry's baseline {baseline!r}")
-    point, low, high = (
-        _positive_number(speedup[k], f"{where}.{k}") for k in ("point", "low", "high")
-    )
-    if not low <= point <= high:
-        raise ResultsError(
-            f"{where}: the interval {low:.4g}–{high:.4g} does not contain its point "
-            f"estimate {point:.4g}"
-        )
+def _session_rules(session: dict, where: str) -> None:
+    for key, entry in session["entries"].items():
+        check_entry(key, entry, f"{where}.entries[{key[:80]!r}]")
+        stack = software_stack.name(entry["software"])
+        if stack != session["stack"]:
+            raise ResultsError(
+                f"{where}.entries[{key[:80]!r}].software: runs stack {stack!r}, not the "
+                f"session's {session['stack']!r}; a session holds one stack"
+            )
+    counts = session_counts(session["entries"])
+    for field, value in counts.items():
+        if session[field] != value:
+            raise ResultsError(
+                f"{where}.{field}: {session[field]!r} is not what its entries give ({value!r})"
+            )
 
 
 def check(data: object, name: str) -> None:
-    """Check parsed results data; raise ResultsError on the first fault found."""
-    _require(data, ("schema_version", "machine", "entries"), name)
-    assert isinstance(data, dict)
-    unknown = sorted(str(key)[:40] for key in data if key not in TOP_LEVEL)
-    if unknown:
-        raise ResultsError(
-            f"{name}: unknown top-level field(s) {', '.join(map(repr, unknown))}; a results "
-            f"file has only {', '.join(TOP_LEVEL)}"
+    """Check parsed results data (version 1 or 2); raise ResultsError on the first fault."""
+    if not isinstance(data, dict):
+        raise ResultsError(f"{name}: expected an object, got {type(data).__name__}")
+    _schema_problem(data, name)
+    _plain_strings(data, name)
+    _machine_rules(data["machine"], f"{name}: machine")
+    if data["schema_version"] == 1:
+        for key, entry in data["entries"].items():
+            check_entry(key, entry, f"{name}: entries[{key[:80]!r}]")
+        return
+    ids = [s["id"] for s in data["sessions"]]
+    if ids != sorted(set(ids)):
+        raise ResultsError(f"{name}: sessions: expected ids in time order, none twice, got {ids}")
+    for number, session in enumerate(data["sessions"]):
+        _session_rules(session, f"{name}: sessions[{number}]")
+
+
+def _when(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def upgrade(data: dict) -> dict:
+    """A version-1 file as version 2: its entries split into sessions wherever two
+    measurements are more than SESSION_GAP apart (or their software stack changes), each
+    output going with the session its date falls in."""
+    ordered = sorted(data["entries"].items(), key=lambda item: (item[1]["date"], item[0]))
+    sessions: list[dict] = []
+    last = None
+    for key, entry in ordered:
+        stack = software_stack.name(entry["software"])
+        when = _when(entry["date"])
+        if not sessions or when - last > SESSION_GAP or stack != sessions[-1]["stack"]:
+            sessions.append({"id": entry["date"], "stack": stack, "entries": {}, "outputs": {}})
+        sessions[-1]["entries"][key] = entry
+        last = when
+    for snippet, output in sorted(data.get("outputs", {}).items()):
+        when = _when(output["date"])
+        home = [s for s in sessions if _when(s["id"]) <= when] or sessions[:1]
+        if home:
+            home[-1]["outputs"][snippet] = output
+    for session in sessions:
+        session["origin"] = (
+            "a version-1 results file, split into sessions at gaps of over 30 minutes"
         )
-    if data["schema_version"] != SCHEMA_VERSION:
-        raise ResultsError(
-            f"{name}: schema_version {str(data['schema_version'])[:20]} is not {SCHEMA_VERSION}"
-        )
-    check_machine(data["machine"], f"{name}: machine")
-    entries = data["entries"]
-    if not isinstance(entries, dict):
-        raise ResultsError(f"{name}: entries: expected an object keyed by 'snippet:variant'")
-    for key, entry in entries.items():
-        check_entry(key, entry, f"{name}: entries[{key[:80]!r}]")
-    outputs = data.get("outputs", {})
-    if not isinstance(outputs, dict):
-        raise ResultsError(f"{name}: outputs: expected an object keyed by snippet")
-    for snippet, output in outputs.items():
-        where = f"{name}: outputs[{snippet[:80]!r}]"
-        _require(output, ("text", "date", "snippet_sha256"), where)
-        if not isinstance(output["text"], str) or len(output["text"]) > MAX_OUTPUT_TEXT:
-            raise ResultsError(
-                f"{where}.text: expected text of at most {MAX_OUTPUT_TEXT} characters"
-            )
-        why = plain_text.output_problem(output["text"])
-        if why:
-            raise ResultsError(f"{where}.text: {why}")
-        _text(output["date"], f"{where}.date")
-        _text(output["snippet_sha256"], f"{where}.snippet_sha256", pattern=SHA256)
+        session.update(session_counts(session["entries"]))
+    return {"schema_version": SCHEMA_VERSION, "machine": data["machine"], "sessions": sessions}
 
 
 def load_or_new(path: Path, machine: dict) -> dict:
     """The existing results for this machine, or an empty file's structure."""
     if path.exists():
         return read(path)
-    return {"schema_version": SCHEMA_VERSION, "machine": machine, "entries": {}, "outputs": {}}
+    return {"schema_version": SCHEMA_VERSION, "machine": machine, "sessions": []}
 
 
 def merge_snippet(
     path: Path,
     machine: dict,
-    snippet: str,
+    session: dict,
     entries: dict[str, dict],
-    variants: list[str] | None,
-    output: dict | None,
+    output: tuple[str, dict] | None,
 ) -> None:
-    """Put one snippet's new entries (and output) into the file, keeping everything else.
+    """Put one snippet's new entries (and its output) into this run's session, keeping every
+    other session as it is: a measure adds a session, it never replaces one.
 
-    The file is re-read under a lock right before writing, so two measuring runs of
-    different snippets at the same time do not overwrite each other's entries. Entries of
-    variants the snippet no longer has (`variants` lists the current ones) are dropped.
+    session: the run's id ("started") and stack. The file is re-read under a lock right
+    before writing, so two runs writing at the same time do not overwrite each other.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path.with_name(f".{path.name}.lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         data = load_or_new(path, machine)
-        if data["entries"] and provenance.fingerprint(data["machine"]) != provenance.fingerprint(
+        if data["sessions"] and provenance.fingerprint(data["machine"]) != provenance.fingerprint(
             machine
         ):
             raise ResultsError(
                 f"{path}: holds results of another machine ({data['machine']['description']}); "
                 "this machine's results need their own file"
             )
-        if variants is not None:
-            for key in [k for k in data["entries"] if k.split(":", 1)[0] == snippet]:
-                if key.split(":", 1)[1] not in variants:
-                    del data["entries"][key]
-        data["entries"].update(entries)
+        found = [s for s in data["sessions"] if s["id"] == session["id"]]
+        if not found:
+            found = [{**session, "entries": {}, "outputs": {}}]
+            data["sessions"] = sorted(data["sessions"] + found, key=lambda s: s["id"])
+        target = found[0]
+        target["entries"].update(entries)
         if output is not None:
-            data.setdefault("outputs", {})[snippet] = output
+            target["outputs"][output[0]] = output[1]
+        target.update(session_counts(target["entries"]))
         if machine.get("tf_devices") or not data["machine"].get("tf_devices"):
             data["machine"] = machine
+        check(data, str(path))
         write_json_atomic(path, data)
 
 
+def view(data: dict, spread: object = None) -> dict:
+    """What the pages read of a file: the machine, the latest entry and output of every
+    variant and snippet across its sessions, the sessions themselves, and the between-session
+    spread that single sessions are widened by (pooling.Spread, or None)."""
+    entries: dict = {}
+    outputs: dict = {}
+    for session in data["sessions"]:  # oldest first, so the latest wins
+        entries.update(session["entries"])
+        outputs.update(session["outputs"])
+    latest_version = {}
+    for session in data["sessions"]:
+        for entry in session["entries"].values():
+            latest_version[entry["snippet"]] = entry["snippet_sha256"]
+    # A variant that a later version of its snippet no longer has is not shown (its sessions
+    # keep it): the latest session to measure a snippet decides which variants it has.
+    entries = {
+        key: e
+        for key, e in entries.items()
+        if e["snippet_sha256"] == latest_version[e["snippet"]]
+        or _still_measured(data["sessions"], e)
+    }
+    return {
+        "machine": data["machine"],
+        "entries": entries,
+        "outputs": outputs,
+        "sessions": data["sessions"],
+        "spread": spread,
+    }
+
+
+def _still_measured(sessions: list[dict], entry: dict) -> bool:
+    """True unless a session after the entry's measured its snippet without this variant."""
+    key = f"{entry['snippet']}:{entry['variant']}"
+    after = False
+    for session in sessions:
+        if session["entries"].get(key) is entry:
+            after = True
+            continue
+        if after and any(e["snippet"] == entry["snippet"] for e in session["entries"].values()):
+            return False
+    return True
+
+
 def load_all(results_dir: Path = RESULTS_DIR) -> list[dict]:
-    """Every committed results file, sorted by machine id."""
+    """Every results file in the folder as a view (sorted by machine id), each with the
+    between-session spread estimated from all of them."""
+
     files = sorted(results_dir.glob("*.json"))
-    return sorted((read(p) for p in files), key=lambda d: d["machine"]["id"])
+    views = sorted((view(read(p)) for p in files), key=lambda d: d["machine"]["id"])
+    spread = pooling.spread_of(views)
+    return [{**v, "spread": spread} for v in views]

@@ -58,7 +58,7 @@ MEMBERS = (
     "scripts/core/plain_text.py",
     "scripts/core/rounds.py",
     "scripts/core/stats.py",
-    "scripts/core/store.py",
+    "scripts/core/json_files.py",
     "data/compatibility.json",
     "data/mac_stacks.json",
     "pyproject.toml",

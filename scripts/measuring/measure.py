@@ -1,8 +1,9 @@
 """Measure the snippets on this machine and record them in results/<machine-id>.json.
 
-Each snippet runs in a child process (warm-up, repeated timed runs with results forced);
-its entries replace the old ones for that snippet and every other entry is kept. The file
-is rewritten atomically after each snippet, so an interrupted run loses nothing measured.
+Each snippet runs in a child process (warm-up, repeated timed runs with results forced).
+One run is one session of the machine's file: its entries go into that session, and every
+earlier session is kept as it is. The file is rewritten atomically after each snippet, so an
+interrupted run loses nothing measured.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from scripts.core import catalog, claims, comparison, provenance, stats
+from scripts.core import catalog, claims, comparison, provenance, software_stack, stats
 from scripts.core import store as results
 from scripts.measuring import noise_check
 
@@ -310,6 +311,23 @@ def store_speedups(entries: dict[str, dict]) -> None:
             entry["speedup"] = {"vs": entry["baseline"], "point": point, "low": low, "high": high}
 
 
+def noise_words(data: dict, session_id: str) -> str:
+    """How many of this run's variants were noisy, and whether the session is marked."""
+    session = next((s for s in data["sessions"] if s["id"] == session_id), None)
+    if session is None:
+        return "This run added no session (nothing was measured)."
+    words = (
+        f"Session {session_id}: {session['noisy_variants']} of {session['variants']} variants "
+        "NOISY (IQR/median > 10%)."
+    )
+    if session["marked_noisy"]:
+        words += (
+            " More than half: the session is kept and counted, and marked noisy on the pages "
+            "(How we measure). A quieter machine gives narrower intervals."
+        )
+    return words
+
+
 def format_row(key: str, stats: dict) -> str:
     noisy = "  NOISY" if stats["noisy"] else ""
     rate = stats.get("throughput_per_s")
@@ -399,6 +417,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}\nFix or move that file; nothing was measured.", file=sys.stderr)
         return 2
     provenance.set_devices(machine, existing["machine"].get("tf_devices") or [])
+    session = {
+        "id": provenance.utc_now(precise=True),
+        "stack": software_stack.name(software),
+        "origin": "make measure --quick" if args.quick else "make measure",
+        "boot": provenance.boot_tag(),
+    }
     conditions = noise_check.snapshot()
     for warning in noise_check.warnings(conditions):
         print(f"warning: {warning}", file=sys.stderr)
@@ -439,7 +463,7 @@ def main(argv: list[str] | None = None) -> int:
         if entries or output:
             try:
                 results.merge_snippet(
-                    path, machine, snippet.name, entries, report.get("variant_order"), output
+                    path, machine, session, entries, (snippet.name, output) if output else None
                 )
             except results.ResultsError as error:
                 failures.append(f"{error}; measuring stopped, earlier snippets are kept")
@@ -447,8 +471,12 @@ def main(argv: list[str] | None = None) -> int:
     minutes = (time.perf_counter() - started) / 60
     print(f"\nSummary ({minutes:.1f} min, medians of timed runs; NOISY = IQR/median > 10%):")
     print("\n".join(summary) or "  (nothing measured)")
+    if path.exists():
+        print(noise_words(results.read(path), session["id"]))
     if args.quick and quick_choice and path.exists():
-        print("\n" + comparison.versus_the_guide(results.read(path), results.load_all()))
+        guide = results.load_all()
+        mine = results.view(results.read(path), guide[0]["spread"] if guide else None)
+        print("\n" + comparison.versus_the_guide(mine, guide))
     if failures:
         print(f"\n{len(failures)} failure(s); the other results were kept:", file=sys.stderr)
         for failure in failures:

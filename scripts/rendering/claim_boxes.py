@@ -8,12 +8,15 @@ from pathlib import Path
 from scripts.core.catalog import ROOT
 from scripts.core.claims import (
     ANALOGUE_NOTE,
+    CONTRADICTED,
     VERDICTS,
     claim_order,
     compared,
+    contradiction_recorded,
     expectation_words,
     found_words,
-    interval,
+    pooled,
+    sessions_words,
     short_name,
     speedup,
     status,
@@ -53,15 +56,22 @@ def page_fragment(claims: list[dict], all_data: list[dict], page: str, root: Pat
 
 
 def measured_words(data: dict, evidence: dict, ratio: float, root: Path = ROOT) -> str:
-    """'0.15× (95% interval 0.14–0.16): supported (the verdict needs below 0.50×)'."""
+    """'0.15× (95% interval for a new session 0.14–0.16; 3 sessions): supported (the verdict
+    needs below 0.50×)', with what the claim's file records where the data contradict it."""
     needs = "its range:" if evidence.get("analogue") else "the verdict needs"
-    bounds = interval(data, evidence, root)
-    if bounds is None:
+    found = pooled(data, evidence, root)
+    if found is None:
         return f"{ratio:.2f}× ({needs} {expectation_words(evidence)})"
-    return (
-        f"{ratio:.2f}× (95% interval {bounds[0]:.2f}–{bounds[1]:.2f}): "
-        f"**{status(evidence, bounds)}** ({needs} {expectation_words(evidence)})"
+    bounds = (found.new_low, found.new_high)
+    verdict = status(evidence, bounds)
+    words = (
+        f"{found.point:.2f}× (95% interval for a new session {bounds[0]:.2f}–{bounds[1]:.2f}; "
+        f"{sessions_words(found)}): **{verdict}** ({needs} {expectation_words(evidence)})"
     )
+    recorded = contradiction_recorded(evidence, data["machine"]["id"])
+    if verdict == CONTRADICTED and recorded:
+        words += f". *Recorded with the claim:* {' '.join(recorded.split())}"
+    return words
 
 
 def evidence_label(evidence: dict, data: dict) -> str:

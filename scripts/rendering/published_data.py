@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from pathlib import Path
 
-from scripts.core import plain_text
+from scripts.core import plain_text, pooling
 from scripts.core import store as results
 from scripts.core.catalog import ROOT, is_current
 from scripts.core.stats import baseline_speedup
@@ -24,7 +23,9 @@ CSV_NAME = "results.csv"
 COLUMNS = (
     "machine_id", "machine", "snippet", "variant", "baseline", "reference", "size",
     "median_s", "q1_s", "q3_s", "min_s", "max_s", "rounds", "iqr_over_median", "noisy",
-    "examples_per_s", "gflops_per_s", "speedup", "speedup_low", "speedup_high", "schedule",
+    "examples_per_s", "gflops_per_s", "session", "session_marked_noisy", "speedup",
+    "speedup_low", "speedup_high", "pooled_speedup", "sessions_pooled", "new_session_low",
+    "new_session_high", "long_run_low", "long_run_high", "schedule",
     "current_snippet", "date", "commit", "dirty", "python", "tensorflow", "keras",
     "tensorflow_metal",
 )  # fmt: skip
@@ -38,15 +39,36 @@ def cell(value: object) -> object:
     return "" if value is None else value
 
 
+def pooled_columns(data: dict, key: str, entry: dict) -> dict:
+    """The speed-up pooled over the machine's sessions (for entries of the latest version)."""
+    latest = data["entries"].get(key)
+    found = None
+    if latest is not None and latest["snippet_sha256"] == entry["snippet_sha256"]:
+        baseline_key = f"{entry['snippet']}:{entry['baseline']}"
+        if baseline_key != key and not entry.get("reference"):
+            found = pooling.speedup(data, baseline_key, key)
+    if found is None:
+        return dict.fromkeys(POOLED_COLUMNS)
+    return dict(zip(POOLED_COLUMNS, (found.point, found.sessions, found.new_low, found.new_high,
+                                     found.mean_low, found.mean_high), strict=True))  # fmt: skip
+
+
+POOLED_COLUMNS = (
+    "pooled_speedup", "sessions_pooled", "new_session_low", "new_session_high", "long_run_low",
+    "long_run_high",
+)  # fmt: skip
+
+
 def rows(all_data: list[dict], root: Path = ROOT) -> list[dict]:
-    """One row per entry of every results file, with its speed-up against its baseline."""
+    """One row per entry of every session of every results file: the session's own speed-up
+    against its baseline, and the speed-up pooled over the machine's sessions."""
     found = []
     for data in all_data:
         machine = data["machine"]
-        for key in sorted(data["entries"]):
-            entry = data["entries"][key]
+        for session, key in [(s, k) for s in data["sessions"] for k in sorted(s["entries"])]:
+            entry = session["entries"][key]
             stats = entry["stats"]
-            point, low, high = baseline_speedup(data["entries"], entry) or (None, None, None)
+            point, low, high = baseline_speedup(session["entries"], entry) or (None, None, None)
             software = entry["software"]
             found.append(
                 {
@@ -59,7 +81,9 @@ def rows(all_data: list[dict], root: Path = ROOT) -> list[dict]:
                     "noisy": bool(stats.get("noisy")),
                     "examples_per_s": stats.get("throughput_per_s"),
                     "gflops_per_s": stats.get("gflops_per_s"),
+                    "session": session["id"], "session_marked_noisy": session["marked_noisy"],
                     "speedup": point, "speedup_low": low, "speedup_high": high,
+                    **pooled_columns(data, key, entry),
                     "schedule": entry["method"].get("schedule", "one variant after another"),
                     "current_snippet": is_current(entry, root),
                     "date": entry["date"], "commit": entry["commit"], "dirty": entry["dirty"],
@@ -83,9 +107,9 @@ def site_files(results_dir: Path = results.RESULTS_DIR) -> dict[str, bytes]:
     """{path in the site: bytes}: the results files as committed, the CSV and the schema."""
     paths = sorted(results_dir.glob("*.json"))
     files = {f"{SITE_DIR}/results/{p.name}": p.read_bytes() for p in paths}
-    # Read as they are (make validate and the tests check them; the site build only
-    # publishes), sorted by machine id as the pages are. The CSV is text, never markup.
-    all_data = sorted((json.loads(p.read_text()) for p in paths), key=lambda d: d["machine"]["id"])
+    # Read and checked as the pages read them, sorted by machine id. The CSV is text, never
+    # markup.
+    all_data = results.load_all(results_dir)
     files[f"{SITE_DIR}/{CSV_NAME}"] = csv_text(all_data).encode()
     files[f"{SITE_DIR}/{SCHEMA_PATH.name}"] = SCHEMA_PATH.read_bytes()
     return files

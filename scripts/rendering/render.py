@@ -15,6 +15,7 @@ from scripts.core import store as results
 from scripts.core.catalog import ROOT
 from scripts.rendering import (
     batch_fit,
+    calibration,
     charts,
     chip_view,
     claim_boxes,
@@ -101,7 +102,8 @@ def render_all(
         fit = batch_fit.fit_fragment(all_data, snippet) if snippet in batch_fit.SNIPPETS else None
         if fit:
             files[f"{snippet}.fit.md"] = fit
-    files["reproducibility.md"] = reproducibility(raw_data, all_data, claim_list, root)
+    files["reproducibility.md"] = reproducibility(all_data, claim_list)
+    files["calibration.md"] = calibration.table(all_data)
     for page in sorted({c["page"] for c in claim_list}):
         name = Path(page).with_suffix("").as_posix()
         files[f"claims/{name}.md"] = claim_boxes.page_fragment(claim_list, all_data, page, root)
@@ -123,27 +125,21 @@ def render_all(
         + [
             "results/measured.md",
             "reproducibility.md",
+            "calibration.md",
         ]
     ):
         files[name] = out_of_search(files[name])
     return files
 
 
-def reproducibility(
-    raw_data: list[dict], all_data: list[dict], claim_list: list[dict], root: Path
-) -> str:
-    """Each machine's second full run (results/reproducibility/) against its published one."""
-    sections = []
-    for raw, escaped in zip(raw_data, all_data, strict=True):
-        second = root / "results" / "reproducibility" / f"{raw['machine']['id']}.json"
-        if second.exists():
-            again = plain_text.escaped_results(results.read(second))
-            sections.append(
-                reproducibility_page.reproducibility_section(escaped, again, claim_list)
-            )
-    if not sections:
-        return "No machine has a second full run committed yet.\n"
-    return "\n".join(sections)
+def reproducibility(all_data: list[dict], claim_list: list[dict]) -> str:
+    """Each machine with two or more sessions: its latest against the one before."""
+    sections = [
+        section
+        for data in all_data
+        for section in reproducibility_page.machine_sections(data, claim_list)
+    ]
+    return "\n".join(sections) if sections else "No machine has two sessions committed yet.\n"
 
 
 def render_from_disk() -> dict[str, str]:

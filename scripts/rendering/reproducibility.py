@@ -1,5 +1,5 @@
-"""How we measure's reproducibility section: two full runs on one machine, the second kept in
-results/reproducibility/, compared speed-up by speed-up (scripts/core/comparison.py)."""
+"""How we measure's reproducibility section: two sessions of one machine compared speed-up by
+speed-up (scripts/core/comparison.py), each machine's latest session against the one before."""
 
 from __future__ import annotations
 
@@ -33,16 +33,38 @@ def same_code_words(first: dict, second: dict) -> str:
     )
 
 
+def origin_words(origins: list[str] | None, number: int) -> str:
+    return f" ({origins[number]})" if origins else ""
+
+
 def compared_entries(data: dict, keys) -> dict:
     """The run with only the entries named by keys."""
     return {**data, "entries": {key: data["entries"][key] for key in keys}}
 
 
-def reproducibility_section(first: dict, second: dict, claim_list: list[dict]) -> str:
-    """How far two full runs on one machine moved every shared speed-up (How we measure).
+def session_run(data: dict, session: dict) -> dict:
+    """One session of a view, shaped as a run for compare: the machine and its entries."""
+    return {"machine": data["machine"], "entries": session["entries"]}
 
-    `first` is the machine's published file, `second` the run kept in results/reproducibility/;
-    both hold plain-text-escaped strings (render passes escaped data)."""
+
+def machine_sections(data: dict, claim_list: list[dict]) -> list[str]:
+    """The machine's latest session with a claim speed-up against the session before it."""
+    sessions = [s for s in data["sessions"] if len(s["entries"]) >= 20]
+    if len(sessions) < 2:
+        return []
+    first, second = (session_run(data, s) for s in sessions[-2:])
+    return [
+        reproducibility_section(first, second, claim_list, [s["origin"] for s in sessions[-2:]])
+    ]
+
+
+def reproducibility_section(
+    first: dict, second: dict, claim_list: list[dict], origins: list[str] | None = None
+) -> str:
+    """How far two sessions on one machine moved every shared speed-up (How we measure).
+
+    Both hold plain-text-escaped strings (render passes escaped data); origins says how each
+    session came into the file."""
     rows = compare(first, second, claim_list)
     claimed = [r for r in rows if r.claim]
     # Dates and commits of the entries both runs hold: the published file also keeps entries
@@ -51,9 +73,9 @@ def reproducibility_section(first: dict, second: dict, claim_list: list[dict]) -
     run_a, run_b = compared_entries(first, shared), compared_entries(second, shared)
     return (
         f"**{first['machine']['description']}**: the entries both runs hold were measured in "
-        f"run A {run_dates(run_a)} (`results/{first['machine']['id']}.json`, what the pages "
-        f"show) and in run B {run_dates(run_b)} "
-        f"(`results/reproducibility/{second['machine']['id']}.json`); "
+        f"run A {run_dates(run_a)}{origin_words(origins, 0)} and in run B "
+        f"{run_dates(run_b)}{origin_words(origins, 1)}, both sessions of "
+        f"`results/{first['machine']['id']}.json`; "
         f"{same_code_words(run_a, run_b)}\n\n"
         + summary(rows)
         + "\n\nThe claims' speed-ups:\n\n"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scripts.core import catalog
+from scripts.core import catalog, pooling
 from scripts.core.catalog import ROOT
 from scripts.rendering import reference_figures, tables
 
@@ -25,11 +25,15 @@ def topic_title(topic: str) -> str:
     return topic.replace("_", " ").capitalize()
 
 
-def cell(entry: dict, baseline: dict | None, ceiling: float | None, root: Path) -> str:
+def cell(data: dict, entry: dict, baseline: dict | None, ceiling: float | None, root: Path) -> str:
+    """A variant's speed-up (pooled over the machine's sessions) and its latest median."""
     stats = entry["stats"]
     text = tables.format_seconds(stats["median_s"])
     if baseline is not None and entry is not baseline and not entry.get("reference"):
-        text = f"{baseline['stats']['median_s'] / stats['median_s']:.2f}× ({text})"
+        keys = [f"{e['snippet']}:{e['variant']}" for e in (baseline, entry)]
+        pooled = pooling.speedup(data, *keys)
+        ratio = pooled.point if pooled else baseline["stats"]["median_s"] / stats["median_s"]
+        text = f"{ratio:.2f}× ({text})"
     if stats.get("gflops_per_s") and ceiling:
         text += f", {stats['gflops_per_s'] / ceiling * 100:.0f}% of ceiling"
     if stats["noisy"]:
@@ -56,7 +60,8 @@ def snippet_table(all_data: list[dict], snippet: str, root: Path) -> str:
         baseline = entries.get(first["baseline"])
         ceiling = tables.ceiling_gflops(data)
         cells = [
-            cell(entries[v], baseline, ceiling, root) if v in entries else "–" for v in variants
+            cell(data, entries[v], baseline, ceiling, root) if v in entries else "–"
+            for v in variants
         ]
         dates = sorted({e["date"][:10] for e in entries.values()})
         lines.append(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scripts.core import plain_text
+from scripts.core import plain_text, pooling
 from scripts.core.catalog import CEILING_KEY, is_current
 from scripts.core.stats import entry_speedup
 
@@ -53,7 +53,31 @@ def provenance_line(data: dict, entries: list[dict]) -> str:
     return (
         f"**{data['machine']['description']}** · {data['machine']['os_version']} · "
         f"{software_words(first['software'])} · measured {', '.join(dates)} "
-        f"(commit {', '.join(commits)}{dirty})"
+        f"(commit {', '.join(commits)}{dirty}){sessions_words(data, entries)}"
+    )
+
+
+def sessions_of(data: dict, entries: list[dict]) -> list[dict]:
+    """The machine's sessions that measured any of these entries' snippet versions."""
+    wanted = {(f"{e['snippet']}:{e['variant']}", e["snippet_sha256"]) for e in entries}
+    return [
+        s
+        for s in data.get("sessions", [])
+        if any((k, e["snippet_sha256"]) in wanted for k, e in s["entries"].items())
+    ]
+
+
+def sessions_words(data: dict, entries: list[dict]) -> str:
+    """' · speed-ups pooled over 3 sessions (dates; 1 marked noisy); medians from the latest'."""
+    sessions = sessions_of(data, entries)
+    if len(sessions) < 2:
+        return ""
+    dates = ", ".join(s["id"][:10] for s in sessions)
+    marked = sum(1 for s in sessions if s["marked_noisy"])
+    noisy = f"; {marked} marked noisy" if marked else ""
+    return (
+        f" · speed-ups pooled over {len(sessions)} sessions ({dates}{noisy}); medians and "
+        "spreads from the latest"
     )
 
 
@@ -67,10 +91,15 @@ def format_bytes(count: float) -> str:
     return f"{count / 2**30:.2f} GiB" if count >= 2**30 else f"{count / 2**20:.0f} MiB"
 
 
-def speedup_words(baseline: dict, variant: dict) -> str:
-    """'1.77× (1.70–1.85)' for two entries; an interval that holds 1.0 adds 'no clear
-    difference'."""
-    point, low, high = entry_speedup(baseline, variant)
+def speedup_words(data: dict, baseline: dict, variant: dict) -> str:
+    """'1.77× (1.70–1.85)' for two entries of one machine: pooled over its sessions, with the
+    interval for a new session (pooling.speedup); where no session holds both with timings,
+    the latest entries' own ratio. An interval that holds 1.0 adds 'no clear difference'."""
+    pooled = pooling.speedup(data, *(f"{e['snippet']}:{e['variant']}" for e in (baseline, variant)))
+    if pooled is not None:
+        point, low, high = pooled.point, pooled.new_low, pooled.new_high
+    else:
+        point, low, high = entry_speedup(baseline, variant)
     if low is None:
         return f"{point:.2f}×"
     words = f"{point:.2f}× ({low:.2f}–{high:.2f})"
@@ -107,7 +136,7 @@ def comparison_table(data: dict, entries: list[dict], root) -> str:
         elif entry.get("reference"):
             speedup = "– (reference)"
         else:
-            speedup = speedup_words(baseline, entry)
+            speedup = speedup_words(data, baseline, entry)
         spread = f"{stats['iqr_over_median'] * 100:.1f}%" + (NOISY_MARK if stats["noisy"] else "")
         label = f"`{entry['variant']}`: {entry['label']}"
         if not is_current(entry, root):
@@ -129,8 +158,9 @@ def comparison_table(data: dict, entries: list[dict], root) -> str:
     notes = [
         f"Each run is timed whole after {entries[0]['method']['warmup']} untimed warm-up run(s); "
         f"{round_range} timed runs per variant. Speed-up is the baseline's median "
-        "divided by the variant's, with its 95% bootstrap interval in brackets; an interval "
-        "that holds 1.00 is marked no clear difference. Spreads above 10% are marked noisy."
+        "divided by the variant's, pooled over this machine's sessions, with the 95% interval "
+        "for a new session in brackets (How we measure); an interval that holds 1.00 is "
+        "marked no clear difference. Spreads above 10% are marked noisy."
     ]
     if with_flops:
         notes.append(

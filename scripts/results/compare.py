@@ -3,9 +3,10 @@
 Usage: python -m scripts.compare A.json B.json   (make compare FILES="A.json B.json")
 
 Every speed-up the two files share (a variant against its snippet's baseline, both measured
-in each file) is printed side by side with its 95% interval, the drift from A to B in
-percent, and a flag when the drift is beyond ±10% or the two intervals do not overlap. Two
-runs on one machine show how reproducible the numbers are; two machines show how they
+in each file; a file with several sessions gives each variant's latest) is printed side by
+side with that session's own 95% round interval, the drift from A to B in percent, and a
+flag when the drift is beyond ±10% or the two intervals do not overlap. Two runs on one
+machine show how reproducible the numbers are; two machines show how they
 differ. Claim speed-ups (data/claims/) are marked and counted on their own. The comparison
 itself is scripts/core/comparison.py.
 """
@@ -27,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("b", type=Path, help="second results file")
     args = parser.parse_args(argv)
     try:
-        a, b = results.read(args.a), results.read(args.b)
+        a, b = (results.view(results.read(path)) for path in (args.a, args.b))
     except results.ResultsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

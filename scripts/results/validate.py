@@ -1,8 +1,8 @@
 """Check results files before they are accepted: structure, snippet versions, plausibility, ids.
 
 Usage: python -m scripts.validate [FILE ...]   (default: every results/*.json)
-Each problem names the file, the entry and the field, and says what is expected. Nothing is
-changed on disk. Exit status 1 when any file has a problem.
+Each problem names the file, the session, the entry and the field, and says what is
+expected. Nothing is changed on disk. Exit status 1 when any file has a problem.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def round_problems(data: dict, name: str) -> list[str]:
         base = data["entries"].get(f"{entry['snippet']}:{entry['baseline']}")
         if stored is None:
             continue
-        where = f"{name}: entries[{key!r}].speedup"
+        where = f"{name}.entries[{key!r}].speedup"
         if base is None:
             problems.append(f"{where}: its baseline entry {entry['baseline']!r} is missing")
             continue
@@ -96,7 +96,7 @@ def plausibility_problems(data: dict, name: str) -> list[str]:
     ceiling = data["entries"].get(CEILING_KEY, {}).get("stats", {}).get("gflops_per_s")
     now = datetime.now(timezone.utc)
     for key, entry in data["entries"].items():
-        where = f"{name}: entries[{key!r}]"
+        where = f"{name}.entries[{key!r}]"
         stats = entry["stats"]
         spread = (stats["q3_s"] - stats["q1_s"]) / stats["median_s"]
         if not _close(stats["iqr_over_median"], spread):
@@ -155,17 +155,20 @@ def validate(paths: list[Path], root: Path = ROOT) -> list[str]:
                 f"{name}: machine.id {machine_id!r} is also used by {owners[machine_id]}"
             )
         owners.setdefault(machine_id, path)
-        for key, entry in data["entries"].items():
-            relpath = f"snippets/{entry['snippet']}.py"
-            if relpath not in hash_cache:
-                hash_cache[relpath] = known_snippet_hashes(relpath, root)
-            if entry["snippet_sha256"] not in hash_cache[relpath]:
-                problems.append(
-                    f"{name}: entries[{key!r}].snippet_sha256: matches no version of {relpath} "
-                    "(today's or any in git history)"
-                )
-        problems += plausibility_problems(data, name)
-        problems += round_problems(data, name)
+        for number, session in enumerate(data["sessions"]):
+            run = {"entries": session["entries"]}
+            where = f"{name}: sessions[{number}]"
+            for key, entry in session["entries"].items():
+                relpath = f"snippets/{entry['snippet']}.py"
+                if relpath not in hash_cache:
+                    hash_cache[relpath] = known_snippet_hashes(relpath, root)
+                if entry["snippet_sha256"] not in hash_cache[relpath]:
+                    problems.append(
+                        f"{where}.entries[{key!r}].snippet_sha256: matches no version of "
+                        f"{relpath} (today's or any in git history)"
+                    )
+            problems += plausibility_problems(run, where)
+            problems += round_problems(run, where)
     return problems
 
 

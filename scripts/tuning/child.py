@@ -18,8 +18,7 @@ import sys
 import time
 from pathlib import Path
 
-from scripts.core import provenance, rounds
-from scripts.core import store as results
+from scripts.core import json_files, provenance, rounds
 from scripts.tuning import experiments, model_file, pipeline, tracing
 from scripts.tuning.model_file import ModelFileError, one_line
 
@@ -444,7 +443,7 @@ def measure(setup: Setup, args, report: dict, out: Path) -> None:
             runs.pop(name, None)
             entry["error"] = arm_error(error)
             say(f"  {args.experiment}: {labels.get(name, name)}: failed: {entry['error']}")
-    results.write_json_atomic(out, report)
+    json_files.write_json_atomic(out, report)
 
     shown = [0.0]
 
@@ -453,7 +452,7 @@ def measure(setup: Setup, args, report: dict, out: Path) -> None:
             report["arms"][name].update(times_s=list(values), positions=list(positions[name]))
             if runs[name].memory is not None:
                 report["arms"][name]["memory"] = runs[name].sample_memory(len(values))
-        results.write_json_atomic(out, report)
+        json_files.write_json_atomic(out, report)
         done = len(next(iter(times.values()), []))
         if time.perf_counter() - shown[0] < PROGRESS_EVERY_S:
             return
@@ -468,7 +467,7 @@ def measure(setup: Setup, args, report: dict, out: Path) -> None:
         report["arms"][name].pop("times_s", None)
         why = report["arms"][name]["error"]
         say(f"  {args.experiment}: {labels.get(name, name)}: stopped: {why}")
-        results.write_json_atomic(out, report)
+        json_files.write_json_atomic(out, report)
 
     rounds.interleaved_rounds(
         runs, args.min_rounds, args.max_rounds, args.budget, args.seed, record, drop
@@ -480,7 +479,7 @@ def measure(setup: Setup, args, report: dict, out: Path) -> None:
                 report["arms"][name]["agreement"] = loss_agreement(setup, name)
             except Exception as error:
                 report["arms"][name]["agreement"] = {"error": arm_error(error), "agrees": False}
-            results.write_json_atomic(out, report)
+            json_files.write_json_atomic(out, report)
 
 
 def keep_threads(setup: Setup, count: int) -> None:
@@ -550,7 +549,7 @@ def main(argv: list[str] | None = None) -> int:
         report["interrupted"] = True
     except Exception as error:
         report["error"] = f"{args.experiment}: {one_line(error)}"
-    results.write_json_atomic(args.out, report)
+    json_files.write_json_atomic(args.out, report)
     return 0 if not report["error"] else 1
 
 

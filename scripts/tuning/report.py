@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import html
 
-from scripts.core import store as results
+from scripts.core import json_files
 from scripts.tuning import analysis, experiments
 
 
 def to_json(report: dict) -> str:
-    return results.json_text(report)
+    return json_files.json_text(report)
 
 
 def interval(row: dict) -> str:
