@@ -396,7 +396,12 @@ def load_all(results_dir: Path = RESULTS_DIR) -> list[dict]:
     """Every results file in the folder as a view (sorted by machine id), each with the
     between-session spread estimated from all of them."""
 
-    files = sorted(results_dir.glob("*.json"))
-    views = sorted((view(read(p)) for p in files), key=lambda d: d["machine"]["id"])
+    return unchecked_views(read(p) for p in sorted(results_dir.glob("*.json")))
+
+
+def unchecked_views(files) -> list[dict]:
+    """Views of already-parsed version-2 files (sorted by machine id), each with the
+    between-session spread estimated from all of them; load_all checks the files first."""
+    views = sorted((view(data) for data in files), key=lambda d: d["machine"]["id"])
     spread = pooling.spread_of(views)
     return [{**v, "spread": spread} for v in views]

@@ -242,10 +242,20 @@ def output_block(data: dict, snippet: str) -> str | None:
     )
 
 
+def session_count_words(sessions: list[dict]) -> str:
+    """'4 (3 days; 2 marked noisy)': how many sessions a machine's file keeps."""
+    if not sessions:
+        return "–"
+    days = len({s["id"][:10] for s in sessions})
+    marked = sum(1 for s in sessions if s["marked_noisy"])
+    noisy = f"; {marked} marked noisy" if marked else ""
+    return f"{len(sessions)} ({days} day{'s' if days != 1 else ''}{noisy})"
+
+
 def machines_table(all_data: list[dict]) -> str:
     lines = [
-        "| Machine | OS | Cores | RAM | TensorFlow devices | Results file |",
-        "|---|---|---|---|---|---|",
+        "| Machine | OS | Cores | RAM | TensorFlow devices | Sessions | Results file |",
+        "|---|---|---|---|---|---|---|",
     ]
     for data in all_data:
         m = data["machine"]
@@ -256,6 +266,6 @@ def machines_table(all_data: list[dict]) -> str:
         devices = ", ".join(m.get("tf_devices") or []) or "?"
         lines.append(
             f"| {m['description']} | {m['os_version']} | {cores} | {ram} | {devices} "
-            f"| `results/{m['id']}.json` |"
+            f"| {session_count_words(data.get('sessions', []))} | `results/{m['id']}.json` |"
         )
     return "\n".join(lines) + "\n"

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from scripts.core import claims
+from scripts.core import store as results
 from scripts.rendering import render, results_page
 from tests.site_build import build_site
 
@@ -29,16 +30,18 @@ HOSTILE = {
 }
 HOSTILE_LABEL = "<a href='javascript:alert(7)'>x</a> | `code` {: onclick=alert(8) }"
 HOSTILE_OUTPUT = "fine\n```\n<script>alert(9)</script>\n```"
-PAGES = ["", "results/", "input-pipeline/", "measuring/", "claims/", "memory/"]
+PAGES = ["", "results/", "input-pipeline/", "measuring/", "claims/", "memory/", "how-we-measure/"]
 
 
 def hostile_copy(real: dict) -> dict:
     data = json.loads(json.dumps(real))
     data["machine"].update(HOSTILE)
-    for entry in data["entries"].values():
-        entry["label"] = HOSTILE_LABEL
-    for output in data.get("outputs", {}).values():
-        output["text"] = HOSTILE_OUTPUT
+    for session in data["sessions"]:
+        session["origin"] = HOSTILE_LABEL
+        for entry in session["entries"].values():
+            entry["label"] = HOSTILE_LABEL
+        for output in session["outputs"].values():
+            output["text"] = HOSTILE_OUTPUT
     return data
 
 
@@ -49,9 +52,10 @@ def hostile_site(browser_available, tmp_path_factory) -> Path:
     ignore = shutil.ignore_patterns(".venv", ".git", "site", "test-output", "*.pyc")
     shutil.copytree(ROOT, copy, ignore=ignore)
     files = sorted((copy / "results").glob("*.json"))
-    all_data = [json.loads(path.read_text(encoding="utf-8")) for path in files]
-    all_data[0] = hostile_copy(all_data[0])
-    files[0].write_text(json.dumps(all_data[0]), encoding="utf-8")
+    stored = [json.loads(path.read_text(encoding="utf-8")) for path in files]
+    stored[0] = hostile_copy(stored[0])
+    files[0].write_text(json.dumps(stored[0]), encoding="utf-8")
+    all_data = results.unchecked_views(stored)
     rendered = render.render_all(
         all_data, claims.load(copy / "data" / "claims"), results_page.load_reference(), copy
     )
