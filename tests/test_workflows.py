@@ -228,3 +228,13 @@ def test_dependabot_proposes_pip_and_action_updates_weekly():
         command[command.index("vendor.github-workflows")] = "vendor.dependabot"
         done = subprocess.run(command + [str(path)], capture_output=True, text=True, check=False)
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mac_results_adds_the_runners_sessions_instead_of_copying_files_over():
+    """A runner's file joins results/ through scripts.add_sessions, after the environment
+    exists, so the sessions already committed for that runner are kept, never replaced."""
+    _, pull_request = mac_results_jobs()
+    add = step_index(pull_request, "scripts.add_sessions")
+    assert step_index(pull_request, "make venv") < add < step_index(pull_request, "make validate")
+    assert not any("results/" in s.get("run", "") and "cp " in s.get("run", "")
+                   for s in pull_request["steps"])  # fmt: skip
