@@ -237,6 +237,24 @@ def test_every_allowed_address_is_used(ledger, usage):
     assert not unused, f"not_sources entries no file writes: {unused}"
 
 
+def test_every_file_that_cites_a_source_has_a_statement_of_its_own(ledger, usage):
+    """The other direction: a file citing [text][id] has a supports item whose `where` is that
+    file, so the citation's hover shows the words behind this file's sentence, not another
+    page's quote."""
+    entries = sources.by_id(ledger)
+    missing = [
+        f"{file}: [...][{name}]"
+        for name, files in sorted(usage.cited.items())
+        if name in entries
+        for file in sorted(files)
+        if file not in {item["where"] for item in entries[name]["supports"]}
+    ]
+    assert not missing, (
+        "citations whose file has no statement in the source's supports (add one, with the "
+        "source's words for that file's sentence):\n  " + "\n  ".join(missing)
+    )
+
+
 def test_every_statement_is_made_where_the_source_is_used(ledger, usage):
     """A supports item's `where` is a file that uses the source (or a page that shows a data
     file that does): a quote for a statement that is not there is a stale quote."""
