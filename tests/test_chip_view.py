@@ -54,7 +54,11 @@ def test_every_apple_silicon_figure_is_in_its_chips_panel_only():
                 apple_rows += 1
                 cells = [reference_figures.cell_text(row[k]) for k in ("hardware", "workload")]
                 line = f"| {' | '.join(cells)} | "
-                holders = {slug for slug, text in rendered.items() if line in text}
+                holders = {
+                    slug
+                    for slug, text in rendered.items()
+                    if line in text and slug != chip_view.EVERY  # the overview's own table
+                }
                 offered = chip in chip_view.chip_names()  # else only counted in the overview
                 assert holders == ({chip_view.slug(chip)} if offered else set()), row
     assert apple_rows > 0
@@ -81,6 +85,41 @@ def test_each_panel_names_its_gaps_and_the_overview_counts_match():
             for page in reference_figures.FACTOR_PAGES
         ]
         assert counts == expected, chip
+
+
+def table_rows(panel_text: str) -> list[str]:
+    """The figure rows of a panel's tables (not their headers or separators)."""
+    return [
+        line
+        for line in panel_text.splitlines()
+        if line.startswith("| ") and not line.startswith("| Hardware |")
+    ]
+
+
+def test_each_panels_headline_counts_the_figures_and_sources_its_tables_hold():
+    """A figure listed under two factors is one figure: the headline counts distinct rows, and
+    the sources its rows cite."""
+    rendered = panels(chip_view.render(SOURCES))
+    for chip in chip_view.chip_names():
+        text = rendered[chip_view.slug(chip)]
+        headline = re.search(r"\*\*[^*]+\*\*: (\d+) published figures? from (\d+) sources?", text)
+        rows = set(table_rows(text))
+        cited = {re.search(r"\]\((https://[^)]+)\) \(", row).group(1) for row in rows}
+        assert (int(headline.group(1)), int(headline.group(2))) == (len(rows), len(cited)), chip
+
+
+def test_the_overview_lists_every_run_of_apples_test_script_side_by_side():
+    overview = panels(chip_view.render(SOURCES))[chip_view.EVERY]
+    runs = [
+        (chip_view.chip_of(row), row)
+        for source in SOURCES
+        for row in source["rows"]
+        if chip_view.chip_of(row) and row["workload"].startswith(chip_view.APPLE_SCRIPT)
+    ]
+    assert len({chip for chip, _ in runs}) >= 4, "Apple's test script runs on too few chips"
+    for chip, row in runs:
+        cells = [reference_figures.cell_text(row[k]) for k in ("hardware", "workload", "batch")]
+        assert f"| {chip} | {' | '.join(cells)} | " in overview, row
 
 
 def test_strings_from_the_data_file_are_escaped():
