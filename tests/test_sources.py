@@ -318,6 +318,17 @@ def test_the_quote_for_the_page_is_chosen_over_another_files():
     assert "from the stacks" in sources.tooltip(entry, ["docs/index.md"])  # the first
 
 
+def test_batch_sizes_one_link_to_mac_ml_speed_test_shows_the_sweep_its_row_states(ledger):
+    """The page cites the repository once, on the table row for the M3 Food-101 sweeps; its
+    hover must quote that sweep, not the words another sentence of the page rests on."""
+    page = (ROOT / "docs" / "batch-size.md").read_text(encoding="utf-8")
+    row = next(line for line in page.splitlines() if "][mac-ml-speed-test]" in line)
+    assert "M3: batch 64 slowest" in row
+    files = citations.page_files("docs/batch-size.md", page, ROOT)
+    shown = sources.tooltip(sources.by_id(ledger)["mac-ml-speed-test"], files)
+    assert "64,3207.9679787636655" in shown, shown
+
+
 def test_a_page_including_a_fragment_draws_on_its_data_file():
     page = '--8<-- "docs/_generated/setup/recommendation.md"\n--8<-- "docs/_generated/claims/memory.md"\n'
     assert sources.data_files_of(page, ROOT) == ["data/mac_stacks.json", "data/claims/memory.yml"]
