@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from scripts.core import sources
 from scripts.core.catalog import ROOT
 from scripts.rendering import chip_view, reference_figures
 
@@ -120,6 +121,26 @@ def test_the_overview_lists_every_run_of_apples_test_script_side_by_side():
     for chip, row in runs:
         cells = [reference_figures.cell_text(row[k]) for k in ("hardware", "workload", "batch")]
         assert f"| {chip} | {' | '.join(cells)} | " in overview, row
+
+
+def test_a_figure_a_factor_page_cites_for_a_chip_is_on_the_page_or_named_as_left_out():
+    """A factor page's table row that names a chip and cites a source either comes from the
+    data file the chip panels show, or the by-chip page names that factor page among those
+    whose figures it does not repeat; adding such a row elsewhere makes this fail."""
+    ledger = sources.by_id(sources.load())
+    shown = {s["url"] for s in SOURCES} | {
+        row["link"] for s in SOURCES for row in s["rows"] if "link" in row
+    }
+    chips_page = (ROOT / "docs" / "chips.md").read_text(encoding="utf-8")
+    chip = re.compile(r"\| (?:Apple )?M[1-9](?: (?:Pro|Max|Ultra))?\b[^|]*\|")
+    for page, title in reference_figures.FACTOR_PAGES.items():
+        text = sources.without_code((ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8"))
+        for line in text.splitlines():
+            if not (line.startswith("|") and chip.search(line)):
+                continue
+            for _, name in sources.citations(line):
+                if ledger[name]["url"] not in shown:
+                    assert f"[{title}]({page}.md)" in chips_page, (page, name, line[:80])
 
 
 def test_strings_from_the_data_file_are_escaped():
