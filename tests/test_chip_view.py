@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from scripts.core import sources
 from scripts.core.catalog import ROOT
 from scripts.rendering import chip_view, reference_figures
 
@@ -54,7 +55,11 @@ def test_every_apple_silicon_figure_is_in_its_chips_panel_only():
                 apple_rows += 1
                 cells = [reference_figures.cell_text(row[k]) for k in ("hardware", "workload")]
                 line = f"| {' | '.join(cells)} | "
-                holders = {slug for slug, text in rendered.items() if line in text}
+                holders = {
+                    slug
+                    for slug, text in rendered.items()
+                    if line in text and slug != chip_view.EVERY  # the overview's own table
+                }
                 offered = chip in chip_view.chip_names()  # else only counted in the overview
                 assert holders == ({chip_view.slug(chip)} if offered else set()), row
     assert apple_rows > 0
@@ -81,6 +86,61 @@ def test_each_panel_names_its_gaps_and_the_overview_counts_match():
             for page in reference_figures.FACTOR_PAGES
         ]
         assert counts == expected, chip
+
+
+def table_rows(panel_text: str) -> list[str]:
+    """The figure rows of a panel's tables (not their headers or separators)."""
+    return [
+        line
+        for line in panel_text.splitlines()
+        if line.startswith("| ") and not line.startswith("| Hardware |")
+    ]
+
+
+def test_each_panels_headline_counts_the_figures_and_sources_its_tables_hold():
+    """A figure listed under two factors is one figure: the headline counts distinct rows, and
+    the sources its rows cite."""
+    rendered = panels(chip_view.render(SOURCES))
+    for chip in chip_view.chip_names():
+        text = rendered[chip_view.slug(chip)]
+        headline = re.search(r"\*\*[^*]+\*\*: (\d+) published figures? from (\d+) sources?", text)
+        rows = set(table_rows(text))
+        cited = {re.search(r"\]\((https://[^)]+)\) \(", row).group(1) for row in rows}
+        assert (int(headline.group(1)), int(headline.group(2))) == (len(rows), len(cited)), chip
+
+
+def test_the_overview_lists_every_run_of_apples_test_script_side_by_side():
+    overview = panels(chip_view.render(SOURCES))[chip_view.EVERY]
+    runs = [
+        (chip_view.chip_of(row), row)
+        for source in SOURCES
+        for row in source["rows"]
+        if chip_view.chip_of(row) and row["workload"].startswith(chip_view.APPLE_SCRIPT)
+    ]
+    assert len({chip for chip, _ in runs}) >= 4, "Apple's test script runs on too few chips"
+    for chip, row in runs:
+        cells = [reference_figures.cell_text(row[k]) for k in ("hardware", "workload", "batch")]
+        assert f"| {chip} | {' | '.join(cells)} | " in overview, row
+
+
+def test_a_figure_a_factor_page_cites_for_a_chip_is_on_the_page_or_named_as_left_out():
+    """A factor page's table row that names a chip and cites a source either comes from the
+    data file the chip panels show, or the by-chip page names that factor page among those
+    whose figures it does not repeat; adding such a row elsewhere makes this fail."""
+    ledger = sources.by_id(sources.load())
+    shown = {s["url"] for s in SOURCES} | {
+        row["link"] for s in SOURCES for row in s["rows"] if "link" in row
+    }
+    chips_page = (ROOT / "docs" / "chips.md").read_text(encoding="utf-8")
+    chip = re.compile(r"\| (?:Apple )?M[1-9](?: (?:Pro|Max|Ultra))?\b[^|]*\|")
+    for page, title in reference_figures.FACTOR_PAGES.items():
+        text = sources.without_code((ROOT / "docs" / f"{page}.md").read_text(encoding="utf-8"))
+        for line in text.splitlines():
+            if not (line.startswith("|") and chip.search(line)):
+                continue
+            for _, name in sources.citations(line):
+                if ledger[name]["url"] not in shown:
+                    assert f"[{title}]({page}.md)" in chips_page, (page, name, line[:80])
 
 
 def test_strings_from_the_data_file_are_escaped():

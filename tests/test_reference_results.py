@@ -15,7 +15,7 @@ import pytest
 
 from scripts.rendering import chip_view, reference_figures, render, results_page
 
-MIN_SOURCES = 24  # issue 20: at least 24 sources of published Apple-silicon figures
+MIN_SOURCES = 35  # issue 28: at least 35 sources of published Apple-silicon figures
 # The part of a page that holds its fragment: "What to expect on a Mac", or the Mac section
 # under another name on pages that had one before the fragments existed.
 MAC_SECTIONS = {
@@ -154,6 +154,34 @@ def test_a_source_that_breaks_the_schema_is_named(sources, change, message):
     broken = copy.deepcopy(sources[:1])
     change(broken[0])
     with pytest.raises(reference_figures.ReferenceDataError, match=message):
+        reference_figures.check(broken)
+
+
+def test_every_file_a_source_was_also_read_in_is_linked_where_its_figures_show(sources):
+    """A fact read in another file of the source (the machine's description, the script)
+    comes with that file's own link, on every page that shows the source."""
+    readers = [s for s in sources if s.get("also_read")]
+    assert readers, "no source names another file it was read in"
+    for source in readers:
+        for page in source["pages"]:
+            fragment = reference_figures.page_fragment(sources, page)
+            for item in source["also_read"]:
+                assert f"]({item['url']}) (" in fragment, (source["id"], item["file"])
+
+
+@pytest.mark.parametrize(
+    ("also_read", "message"),
+    [
+        ({"file": "a.md", "url": "https://x.org/a.md", "for": "x"}, "must be a list"),
+        ([{"file": "a.md", "url": "https://x.org/a.md"}], "exactly file, url, for"),
+        ([{"file": "a.md", "url": "javascript:alert(1)", "for": "x"}], "https"),
+        ([{"file": " ", "url": "https://x.org/a.md", "for": "x"}], "must be text"),
+    ],
+)
+def test_a_bad_also_read_is_named(sources, also_read, message):
+    broken = copy.deepcopy(sources[:1])
+    broken[0]["also_read"] = also_read
+    with pytest.raises(reference_figures.ReferenceDataError, match=f"{broken[0]['id']}.*{message}"):
         reference_figures.check(broken)
 
 

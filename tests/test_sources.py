@@ -237,6 +237,24 @@ def test_every_allowed_address_is_used(ledger, usage):
     assert not unused, f"not_sources entries no file writes: {unused}"
 
 
+def test_every_file_that_cites_a_source_has_a_statement_of_its_own(ledger, usage):
+    """The other direction: a file citing [text][id] has a supports item whose `where` is that
+    file, so the citation's hover shows the words behind this file's sentence, not another
+    page's quote."""
+    entries = sources.by_id(ledger)
+    missing = [
+        f"{file}: [...][{name}]"
+        for name, files in sorted(usage.cited.items())
+        if name in entries
+        for file in sorted(files)
+        if file not in {item["where"] for item in entries[name]["supports"]}
+    ]
+    assert not missing, (
+        "citations whose file has no statement in the source's supports (add one, with the "
+        "source's words for that file's sentence):\n  " + "\n  ".join(missing)
+    )
+
+
 def test_every_statement_is_made_where_the_source_is_used(ledger, usage):
     """A supports item's `where` is a file that uses the source (or a page that shows a data
     file that does): a quote for a statement that is not there is a stale quote."""
@@ -298,6 +316,17 @@ def test_the_quote_for_the_page_is_chosen_over_another_files():
     assert "from versions" in sources.tooltip(entry, ["docs/versions.md"])
     assert "from the stacks" in sources.tooltip(entry, ["docs/setup.md", "data/mac_stacks.json"])
     assert "from the stacks" in sources.tooltip(entry, ["docs/index.md"])  # the first
+
+
+def test_batch_sizes_one_link_to_mac_ml_speed_test_shows_the_sweep_its_row_states(ledger):
+    """The page cites the repository once, on the table row for the M3 Food-101 sweeps; its
+    hover must quote that sweep, not the words another sentence of the page rests on."""
+    page = (ROOT / "docs" / "batch-size.md").read_text(encoding="utf-8")
+    row = next(line for line in page.splitlines() if "][mac-ml-speed-test]" in line)
+    assert "M3: batch 64 slowest" in row
+    files = citations.page_files("docs/batch-size.md", page, ROOT)
+    shown = sources.tooltip(sources.by_id(ledger)["mac-ml-speed-test"], files)
+    assert "64,3207.9679787636655" in shown, shown
 
 
 def test_a_page_including_a_fragment_draws_on_its_data_file():

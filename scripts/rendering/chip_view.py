@@ -25,6 +25,9 @@ EVERY = "every"
 # excluded element at the first closing tag of its kind, so each nested div carries the mark.
 NOT_SEARCHED = "data-search-exclude"
 GAPS = "Gaps, factors with no published figure found for the {chip}:"
+# Apple's tensorflow-metal test script (ResNet50 on CIFAR-100), run by several sources on
+# several chips: one workload, so the overview also lists its runs side by side.
+APPLE_SCRIPT = "Apple's test script"
 
 
 def chip_names() -> list[str]:
@@ -71,12 +74,15 @@ def overview(found: dict) -> list[str]:
 def panel(chip: str, found: dict) -> list[str]:
     """One chip's figures, factor by factor, with a line for each factor that has none."""
     by_page = found.get(chip, {})
-    total = sum(len(rows) for rows in by_page.values())
+    # A figure tagged with two factors is listed under both, but counted once.
+    total = len({(s["id"], id(row)) for rows in by_page.values() for s, row in rows})
+    sources = len({s["id"] for rows in by_page.values() for s, _ in rows})
     lines = [
         f'<div class="chip-panel" id="chip-panel-{slug(chip)}" markdown {NOT_SEARCHED}>',
         "",
         f"**{chip}**: {total} published {'figure' if total == 1 else 'figures'}"
-        f" from {len({s['id'] for rows in by_page.values() for s, _ in rows})} sources.",
+        f" from {sources} {'source' if sources == 1 else 'sources'}"
+        " (a figure that informs two factors is listed under each).",
         "",
     ]
     gaps = [title for page, title in reference_figures.FACTOR_PAGES.items() if page not in by_page]
@@ -103,6 +109,30 @@ def panel(chip: str, found: dict) -> list[str]:
     return [*lines, "</div>", ""]
 
 
+def apple_script_runs(sources: list[dict]) -> list[str]:
+    """One table of every run of Apple's test script, whatever the chip or source, so the
+    one program that many readers ran can be compared across chips."""
+    lines = [
+        f"Every run of {APPLE_SCRIPT} (ResNet50, weights=None, on CIFAR-100 at 32×32), chip by"
+        " chip; the batch size and the software differ between sources:",
+        "",
+        "| Chip | Hardware | Workload | Batch | Result as published | Source |",
+        "|---|---|---|---:|---:|---|",
+    ]
+    runs = [
+        (chip_of(row), source, row)
+        for source in sources
+        for row in source["rows"]
+        if chip_of(row) and str(row["workload"]).startswith(APPLE_SCRIPT)
+    ]
+    order = {chip: n for n, chip in enumerate(chip_names())}
+    for chip, source, row in sorted(runs, key=lambda run: order.get(run[0], len(order))):
+        cells = [cell_text(row[key]) for key in ("hardware", "workload", "batch")]
+        cited = f"[{cell_text(source['title'])}]({source['url']}) ({cell_text(source['date'])})"
+        lines.append(f"| {chip} | {' | '.join(cells)} | {result_cell(row)} | {cited} |")
+    return lines
+
+
 def render(sources: list[dict]) -> str:
     """The picker, the overview table and one panel per chip (the chosen one shown)."""
     found = figures(sources)
@@ -121,6 +151,8 @@ def render(sources: list[dict]) -> str:
         "Figures per chip and factor (a dash is a gap: no published figure found):",
         "",
         *overview(found),
+        "",
+        *apple_script_runs(sources),
         "",
         "</div>",
         "",

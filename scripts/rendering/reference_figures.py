@@ -37,6 +37,9 @@ FACTOR_PAGES = {
 
 SOURCE_KEYS = ("id", "title", "url", "date", "hardware", "software", "pages", "rows")
 ROW_KEYS = ("hardware", "workload", "batch", "value", "unit")
+# The other files of a source that its provenance was read in (the machine's description, the
+# script, a README), each with its own link, so every fact opens the file it was read in.
+ALSO_READ_KEYS = ("file", "url", "for")
 # https, a host, then only characters that cannot end a Markdown link or open markup.
 URL = re.compile(r"https://[A-Za-z0-9.-]+(/[A-Za-z0-9._~%!$&'*+,;=:@/?#-]*)?")
 DATE = re.compile(r"\d{4}(-\d{2}){0,2}")
@@ -74,6 +77,7 @@ def check(sources: list[dict]) -> None:
         unknown = set(source["pages"]) - set(FACTOR_PAGES)
         if unknown:
             raise ReferenceDataError(f"source {name}: unknown pages {sorted(unknown)}")
+        check_also_read(source.get("also_read", []), name)
         for index, row in enumerate(source["rows"]):
             where = f"source {name}, row {index + 1}"
             missing = [key for key in ROW_KEYS if row.get(key) in (None, "")]
@@ -86,6 +90,20 @@ def check(sources: list[dict]) -> None:
         for page in source["pages"]:
             if not rows_for(source, page):
                 raise ReferenceDataError(f"source {name}: no row for page {page}")
+
+
+def check_also_read(files: object, name: str) -> None:
+    """also_read: a list of {file, url, for}, each url a plain https address."""
+    if not isinstance(files, list):
+        raise ReferenceDataError(f"source {name}: also_read must be a list of {{file, url, for}}")
+    for index, item in enumerate(files):
+        where = f"source {name}, also_read item {index + 1}"
+        if not isinstance(item, dict) or set(item) != set(ALSO_READ_KEYS):
+            raise ReferenceDataError(f"{where}: must have exactly {', '.join(ALSO_READ_KEYS)}")
+        if not all(isinstance(item[key], str) and item[key].strip() for key in ALSO_READ_KEYS):
+            raise ReferenceDataError(f"{where}: file, url and for must be text")
+        if not URL.fullmatch(item["url"]):
+            raise ReferenceDataError(f"{where}: url must be a plain https URL")
 
 
 def rows_for(source: dict, page: str) -> list[dict]:
@@ -124,6 +142,12 @@ def source_block(source: dict, rows: list[dict], heading: str = "") -> list[str]
     )
     if source.get("notes"):
         provenance += f" {cell_text(source['notes'])}"
+    if source.get("also_read"):
+        files = "; ".join(
+            f"[{cell_text(item['file'])}]({item['url']}) ({cell_text(item['for'])})"
+            for item in source["also_read"]
+        )
+        provenance += f" Also read in: {files}."
     lines += [provenance, "", "| Hardware | Workload | Batch | Result as published |"]
     lines.append("|---|---|---:|---:|")
     for row in rows:
