@@ -2,6 +2,7 @@
 
     python -m scripts.commands_record            # resolve all, write data/commands_record.json
     python -m scripts.commands_record --list     # the offers only, no network
+    python -m scripts.commands_record --keep     # resolve only offers the record lacks
 
 Collects the commands in docs/ and data/ (scripts/installs/commands.py) and the doctor's fixes
 on its faked machines (scripts/doctor/fix_matrix.py), resolves each with pip for its stack's
@@ -45,6 +46,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--list", action="store_true", help="print the offers; resolve nothing")
     parser.add_argument("--workers", type=int, default=2, help="pip processes at once")
+    parser.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the record's entries for offers it holds (with their dates); resolve only "
+        "new offers and drop entries no command offers any more",
+    )
     args = parser.parse_args(argv)
     found, skipped = offers()
     if args.list:
@@ -53,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
                   + (f"  [onto {' '.join(offer.onto)}]" if offer.onto else ""))  # fmt: skip
         print(f"{len(found)} offers of {len({o.command for o in found})} commands")
         return 0
-    data = record.build(found, skipped, workers=args.workers)
+    kept = record.load()["entries"] if args.keep and record.RECORD.exists() else []
+    data = record.build(found, skipped, workers=args.workers, kept=kept)
     record.write(data)
     problems = record.problems(found, data)
     print(f"{len(data['entries'])} offers of {len({o.command for o in found})} commands "

@@ -79,10 +79,15 @@ def _mac_variants(stack: dict, python: str) -> list[tuple[str, Facts]]:
         _without(packages, "tensorflow"), "tensorflow-metal"), env))]  # fmt: skip
     if metal:
         other = "1.1.0" if metal == "1.2.0" else "1.2.0"
+        if mac_stacks.metal_installs(other, python):  # a mismatch pip can install here
+            variants.append(
+                (
+                    f"tensorflow-metal {other} instead",
+                    _mac(python, {**packages, "tensorflow-metal": other}, env),
+                )
+            )
         variants += [
             ("tensorflow-metal missing", _mac(python, _without(packages, "tensorflow-metal"), env)),
-            (f"tensorflow-metal {other} instead",
-             _mac(python, {**packages, "tensorflow-metal": other}, env)),
             ("plugin fails to load", replace(base, tf=TensorFlowImport(
                 attempted=True, ok=False, returncode=1, error=PLUGIN_ERROR))),
             ("no GPU listed", replace(base, tf=_imported(tf, gpu=False))),

@@ -179,18 +179,31 @@ def resolve_offer(offer: Offer, today: str) -> dict:
     return {**entry, "resolved": versions, "error": None}
 
 
-def build(offers: dict[Offer, set[str]], skipped: dict[str, str], workers: int = 2) -> dict:
-    """Resolve every offer (in parallel pip processes) into the record's data."""
+def build(
+    offers: dict[Offer, set[str]],
+    skipped: dict[str, str],
+    workers: int = 2,
+    kept: list[dict] | None = None,
+) -> dict:
+    """Resolve every offer (in parallel pip processes) into the record's data; an offer with
+    an entry in `kept` keeps it, with the date it was resolved."""
     today = datetime.date.today().isoformat()
     ordered = sorted(offers, key=lambda o: o.key())
+    old = {entry_key(entry): entry for entry in kept or []}
+
+    def entry(offer: Offer) -> dict:
+        if offer.key() in old:
+            return {k: v for k, v in old[offer.key()].items() if not k.startswith("printed_")}
+        return resolve_offer(offer, today)
+
     with ThreadPoolExecutor(workers) as pool:
-        entries = list(pool.map(lambda offer: resolve_offer(offer, today), ordered))
+        entries = list(pool.map(entry, ordered))
     for entry, offer in zip(entries, ordered, strict=True):
         entry["printed_by"] = sorted(offers[offer])[:3]
         entry["printed_in"] = len(offers[offer])
     return {
         "about": ABOUT,
-        "resolved_on": today,
+        "resolved_on": min((e["date"] for e in entries), default=today),
         "resolver": f"pip {resolve.PIP}, {resolve.INDEX}",
         "platforms": {name: spec["tags"][0] for name, spec in resolve.PLATFORMS.items()},
         "not_resolved": dict(sorted(skipped.items())),
