@@ -171,7 +171,7 @@ def _retracing_on_metal(f: Facts, found: str) -> Check:
     if same_version(metal, "1.2.0"):
         caveat += (
             "; with tensorflow-metal 1.2.0 it is the pair keras-team/keras#21668 reports "
-            "training wrongly (Keras 3.6 behaved, 3.7 and later did not)"
+            'giving "strange" results (Keras 3.6 gave the expected ones, 3.7 and later did not)'
         )
     if on_recommended_python(f):
         fix = mac_stack_fix(f)
