@@ -45,7 +45,9 @@ def draw_pair(rng) -> tuple[float, float, float]:
 
 def ratio(times: tuple, name: str) -> pooling.SessionRatio:
     baseline, variant = times
-    within = pooling.within_variance(list(baseline), list(variant), paired=True, resamples=RESAMPLES)
+    within = pooling.within_variance(
+        list(baseline), list(variant), paired=True, resamples=RESAMPLES
+    )
     return pooling.SessionRatio(float(np.median(baseline) / np.median(variant)), within, name)
 
 
@@ -54,7 +56,9 @@ def coverage(rounds: int, sessions: int, seed: int) -> tuple[float, float]:
     others = []
     for _ in range(40):
         true, tau, sigma = draw_pair(rng)
-        others.append([ratio(simulated_session(rng, true, tau, sigma, 10), f"s{i}") for i in range(3)])
+        others.append(
+            [ratio(simulated_session(rng, true, tau, sigma, 10), f"s{i}") for i in range(3)]
+        )
     spread = pooling.between_session_spread(others)
     new_hits = mean_hits = 0
     for _ in range(REPLICATES):
@@ -86,7 +90,9 @@ def test_one_sessions_rounds_alone_cover_far_less_of_the_next_session():
     for _ in range(300):
         true, tau, sigma = draw_pair(rng)
         baseline, variant = simulated_session(rng, true, tau, sigma, 30)
-        low, high = stats.speedup_interval(list(baseline), list(variant), paired=True, resamples=500)
+        low, high = stats.speedup_interval(
+            list(baseline), list(variant), paired=True, resamples=500
+        )
         fresh = ratio(simulated_session(rng, true, tau, sigma, 30), "next").point
         hits += low <= fresh <= high
     assert hits / 300 < 0.85
