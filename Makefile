@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed-stamp
 # Linux aarch64 and macOS arm64 on Python 3.11 and 3.12 (`make lock` regenerates it).
 LOCK   := requirements.txt
 
-.PHONY: help venv serve build test lint lock measure measure-quick render validate compare notebooks doctor doctor-page clean
+.PHONY: help venv serve build test lint lock measure measure-quick render validate compare notebooks doctor doctor-page commands-record clean
 
 help:
 	@echo "make serve          build .venv if needed, serve the site at http://127.0.0.1:8000"
@@ -23,6 +23,7 @@ help:
 	@echo "make tune           which of the guide's changes speed up your model (FILE=my_model.py)"
 	@echo "make contribute     noise check, measure, validate, render, test; then what to commit"
 	@echo "make build          build the site into site/ with --strict"
+	@echo "make commands-record resolve every printed install command with pip (needs PyPI)"
 	@echo "make lock           refresh requirements.txt (pinned, hashed) from pyproject.toml's ranges"
 
 # uv first (pip checks its hashes, taken from the lock), then uv installs the lock with hashes
@@ -87,6 +88,11 @@ doctor: $(STAMP)
 
 doctor-page: $(STAMP)
 	$(BIN)/python -m scripts.doctor --plain --write-page
+
+# What every install command the site and the doctor print installs, by pip's resolver against
+# PyPI (needs the network): rewrites data/commands_record.json, which the tests read offline.
+commands-record: $(STAMP)
+	$(BIN)/python -m scripts.commands_record $(ARGS)
 
 clean:
 	rm -rf site .pytest_cache

@@ -24,6 +24,8 @@ def test_rows_are_well_formed():
         assert row["result"] in ("OK", "FAIL"), row
         assert row["failed_at"] in (None, "import", "verify"), row
         assert (row["result"] == "OK") <= (row["error"] is None), row
+        # A failure says where and how it failed: the doctor prints both.
+        assert (row["result"] == "FAIL") <= bool(row["failed_at"] and row["error"]), row
 
 
 @pytest.mark.parametrize(

@@ -8,11 +8,12 @@ paths (docs/*.md), some of them pages still to be written.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from enum import Enum
 
 from scripts.core import compatibility, mac_stacks
-from scripts.core.compatibility import minor, version_tuple
+from scripts.core.compatibility import minor, same_version, version_tuple
 from scripts.doctor.facts import TENSORFLOW_DISTRIBUTIONS, Facts
 
 
@@ -221,6 +222,72 @@ def no_metal_fix(f: Facts) -> str:
     else:
         why = f"no tensorflow-metal is known to work with TensorFlow {minor_text(tf)}"
     return f"{why}; {mac_stack_fix(f)}"
+
+
+def keras_family(f: Facts) -> str:
+    """'keras2' or 'keras3': which Keras tf.keras is here, as data/mac_stacks.json matches it."""
+    which, version = keras_in_use(f)
+    if which == "tf-keras":
+        return "keras2"
+    if version:
+        return "keras3" if version_tuple(version) >= (3,) else "keras2"
+    tf = tf_version(f)
+    return "keras3" if tf and version_tuple(tf) >= KERAS_3_FROM else "keras2"
+
+
+def warned_stack(f: Facts, metal: str) -> tuple[dict, bool] | None:
+    """The stack Set up warns about that this TensorFlow with this tensorflow-metal makes, and
+    whether it is exactly that stack (False: the pair is unlisted and the warned stack with
+    this plugin nearest in TensorFlow version stands for it); None when no warning applies."""
+    tf = tf_version(f)
+    if not tf:
+        return None
+    stack = mac_stacks.identify(tf, metal, keras_family(f))
+    if stack is not None:
+        return (stack, True) if mac_stacks.is_warned(stack) else None
+    warned = [
+        s
+        for s in mac_stacks.load()["stacks"]
+        if mac_stacks.is_warned(s) and same_version(s["match"]["metal"] or "", metal)
+    ]
+    if not warned:
+        return None
+
+    def distance(stack: dict) -> int:
+        return min(abs(minor(v)[1] - minor(tf)[1]) for v in stack["match"]["tensorflow"])
+
+    return min(warned, key=distance), False
+
+
+def metal_fix(f: Facts, command: str) -> tuple[str, str | None, str | None]:
+    """(fix, note, source) for a fix that installs this tensorflow-metal: the command, or, when
+    it makes a pair Set up warns about, the recommended stack first (on a Python it installs
+    on) and the command second, with the pair's reports in the note, as the stack check words
+    them."""
+    metal = _metal_in(command)
+    found = warned_stack(f, metal) if metal else None
+    if found is None:
+        return command, None, None
+    stack, exact = found
+    issues = " ".join(issue["text"] for issue in stack["known_issues"])
+    which = (
+        f"'{stack['name']}', a stack Set up warns about"
+        if exact
+        else f"a pair Set up does not list; it warns about the nearest stack with this plugin, "
+        f"'{stack['name']}'"
+    )
+    tf = minor_text(tf_version(f))
+    note = f"tensorflow-metal {metal} with TensorFlow {tf} is {which}: {issues}"
+    source = mac_stacks.load()["sources"][stack["known_issues"][0]["sources"][0]]
+    keep = f"or, to keep TensorFlow {tf} (see the note): {command}"
+    if on_recommended_python(f):
+        return f"{mac_stack_fix(f)}; {keep}", note, source
+    return f"{command} (see the note); {gpu_environment_advice()}", note, source
+
+
+def _metal_in(command: str) -> str | None:
+    found = re.search(r'"tensorflow-metal==([^"]+)"', command)
+    return found.group(1) if found else None
 
 
 def minor_text(version: str | None) -> str:

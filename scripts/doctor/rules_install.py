@@ -19,6 +19,7 @@ from scripts.doctor.checks import (
     is_arm_mac,
     is_mac,
     is_translated,
+    metal_fix,
     metal_install,
     metal_to_suggest,
     minor_text,
@@ -124,7 +125,10 @@ def check_architecture(f: Facts) -> Check:
 
 def rosetta_note(f: Facts) -> str:
     """What x86 TensorFlow does under this Mac's Rosetta 2 (Apple's page, then reports)."""
-    always = "tensorflow-metal has arm64 wheels only, so a translated Python never gets the GPU"
+    always = (
+        "tensorflow-metal 1.0.1, 1.1.0 and 1.2.0 have no x86_64 wheel (0.1.0 to 1.0.0 did), so "
+        "a translated Python cannot install the plugin any Set up stack uses"
+    )
     if f.macos and version_tuple(f.macos) >= (15,):
         return (
             f"{always}. Apple says Rosetta now translates AVX and AVX2 (not AVX-512); on macOS "
@@ -239,13 +243,16 @@ def check_metal(f: Facts) -> Check:
     suggest = metal_to_suggest(f)
     install = metal_install(f)
     no_known = no_metal_fix(f)
+    fix, note, source = metal_fix(f, install) if install else (no_known, None, None)
     if not metal:
         return Check(
             name,
             Status.WARN,
             "not installed: TensorFlow on this Mac uses the CPU only",
-            fix=install or no_known,
+            fix=fix,
             guide=f"{SYMPTOMS}#no-gpu-listed",
+            note=note,
+            source=source,
         )
     pair = compatibility.pairing(tf, metal)
     if pair.verdict == "fail":
@@ -257,8 +264,9 @@ def check_metal(f: Facts) -> Check:
             Status.FAIL,
             f"{metal} with TensorFlow {tf}: failed {where} in a user's test with TensorFlow "
             f"{row['tensorflow']}{error}".replace("  ", " "),
-            fix=install if install and suggest != metal else no_known,
+            fix=fix if install and suggest != metal else no_known,
             guide=f"{SYMPTOMS}#import-fails",
+            note=note if install and suggest != metal else None,
             source=row["source"],
         )
     if pair.verdict == "ok" and pair.tested_row is not None:
@@ -308,6 +316,8 @@ def check_metal(f: Facts) -> Check:
         name,
         Status.WARN,
         f"{metal} with TensorFlow {tf}: in neither table ({official})",
-        fix=install or no_known,
+        fix=fix,
         guide=VERSIONS,
+        note=note,
+        source=source,
     )

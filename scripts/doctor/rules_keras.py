@@ -23,6 +23,7 @@ from scripts.doctor.checks import (
     gpu_environment_advice,
     install_command,
     is_arm_mac,
+    keras_family,
     keras_in_use,
     legacy_keras,
     mac_stack_fix,
@@ -47,7 +48,7 @@ def check_keras(f: Facts) -> Check:
                 "keras",
                 Status.FAIL,
                 f"{flag}, but tf-keras is not installed: tf.keras cannot be imported",
-                fix=f'python -m pip install "tf-keras~={minor_text(tf)}", or unset '
+                fix=f'python -m pip install "tf-keras~={minor_text(tf)}.0", or unset '
                 "TF_USE_LEGACY_KERAS",
                 guide=SETUP,
             )
@@ -170,7 +171,7 @@ def _retracing_on_metal(f: Facts, found: str) -> Check:
     if same_version(metal, "1.2.0"):
         caveat += (
             "; with tensorflow-metal 1.2.0 it is the pair keras-team/keras#21668 reports "
-            "training wrongly (Keras 3.6 behaved, 3.7 and later did not)"
+            'giving "strange" results (Keras 3.6 gave the expected ones, 3.7 and later did not)'
         )
     if on_recommended_python(f):
         fix = mac_stack_fix(f)
@@ -258,15 +259,17 @@ def check_stack(f: Facts) -> Check:
     if not tf:
         return Check(name, Status.SKIP, "no TensorFlow installed")
     which, keras_version = keras_in_use(f)
-    if which == "tf-keras":
-        family = "keras2"
-    elif keras_version:
-        family = "keras3" if version_tuple(keras_version) >= (3,) else "keras2"
-    else:
-        family = "keras3" if version_tuple(tf) >= KERAS_3_FROM else "keras2"
+    family = keras_family(f)
     metal = f.packages.get("tensorflow-metal")
     keras_text = f"{which} {keras_version or '?'}"
     found = f"TensorFlow {tf}, {keras_text}, tensorflow-metal {metal or 'not installed'}"
+    if which == "tf-keras" and not keras_version:
+        return Check(
+            name,
+            Status.SKIP,
+            f"{found}: TF_USE_LEGACY_KERAS makes tf.keras tf-keras, which is not installed, so "
+            "no stack can be named (the keras check says what to install)",
+        )
     stack = mac_stacks.identify(tf, metal, family)
     fix = mac_stack_fix(f)
     if stack is None:

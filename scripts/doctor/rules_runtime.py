@@ -24,6 +24,7 @@ from scripts.doctor.checks import (
     installable_metal,
     is_arm_mac,
     is_mac,
+    metal_fix,
     metal_install,
     metal_to_suggest,
     on_recommended_python,
@@ -83,7 +84,8 @@ def check_import(f: Facts) -> Check:
     error = f.tf.error or "no error text"
     if not f.tf.ok and metal and any(key in error.lower() for key in PLUGIN_WORDS):
         install = metal_install(f) if metal_to_suggest(f) != metal else None
-        fix = install or (
+        fix, note, source = metal_fix(f, install) if install else (None, None, None)
+        fix = fix or (
             f"{install_command(f)}; or run on the CPU: python -m pip uninstall -y tensorflow-metal"
             if on_recommended_python(f)
             else install_command(f)
@@ -94,6 +96,8 @@ def check_import(f: Facts) -> Check:
             f"`import tensorflow` failed loading the tensorflow-metal {metal} plugin: {error}",
             fix=fix,
             guide=f"{SYMPTOMS}#import-fails",
+            note=note,
+            source=source,
         )
     if not f.tf.ok:
         return Check(
@@ -159,13 +163,17 @@ def check_gpu(f: Facts) -> Check:
             return Check("gpu", Status.PASS, f"{', '.join(gpus)} listed: the Metal plugin loaded")
         log = f": {f.tf.plugin_log[0]}" if f.tf.plugin_log else ""
         suggest = installable_metal(f) or metal  # installed, so its wheel fits this Python
+        reinstall = f'python -m pip install --force-reinstall "tensorflow-metal=={suggest}"'
+        fix, note, source = metal_fix(f, reinstall)
         return Check(
             "gpu",
             Status.FAIL,
             f"tensorflow-metal {metal} is installed but TensorFlow lists no GPU: the plugin "
             f"did not load{log}",
-            fix=f'python -m pip install --force-reinstall "tensorflow-metal=={suggest}"',
+            fix=fix,
             guide=f"{SYMPTOMS}#no-gpu-listed",
+            note=note,
+            source=source,
         )
     if f.system != "Linux":
         return Check("gpu", Status.SKIP, f"checked on Apple-silicon Macs and Linux ({f.system})")

@@ -1,0 +1,195 @@
+"""What an install command is for: a stack's pins (data/mac_stacks.json, "cpu", "linux"), the
+platforms and Pythons it is offered on, and whether a resolved environment keeps the pins."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+
+import yaml
+
+from scripts.core import mac_stacks, project_files
+from scripts.core.compatibility import minor, same_version, version_tuple
+
+PURPOSES = project_files.ROOT / "data" / "command_purposes.yml"
+PYPROJECT = project_files.ROOT / "pyproject.toml"
+MAC = ("macos-arm64",)
+LINUX = ("linux-x86_64", "linux-aarch64")
+# TensorFlow 2.16.2, the version the project pins on Linux, has wheels for Python 3.9 to 3.12.
+LINUX_PYTHONS = ("3.9", "3.12")
+TENSORFLOW_NAMES = ("tensorflow", "tensorflow-macos", "tensorflow-cpu")
+# The versions a record entry holds for each resolved environment.
+WATCHED = ("tensorflow", "keras", "tf-keras", "tensorflow-metal", "numpy")
+
+
+class PurposeError(ValueError):
+    """data/command_purposes.yml names a stack, platform or field that does not exist."""
+
+
+@dataclass(frozen=True)
+class Pins:
+    """What a stack allows: TensorFlow minors (None: any), tensorflow-metal (None: none), the
+    Keras family, and where it is offered."""
+
+    stack: str
+    tensorflow: tuple[tuple[int, ...], ...] | None
+    metal: str | None
+    keras: str  # keras2, keras3 or any
+    pythons: tuple[str, ...]
+    platforms: tuple[str, ...]
+    install: tuple[str, ...] = field(default=())  # the pip requirements that install it
+
+
+def _pythons(low: str, high: str) -> tuple[str, ...]:
+    first, last = minor(low), minor(high)
+    return tuple(f"3.{n}" for n in range(first[1], last[1] + 1))
+
+
+def _requirements(line: str) -> tuple[str, ...]:
+    return tuple(re.findall(r'"([^"]+)"', line)) or tuple(line.split()[4:])
+
+
+def linux_pins() -> tuple[str, str]:
+    """(tensorflow, keras) as pyproject.toml pins them on Linux x86-64."""
+    text = project_files.read_text(PYPROJECT)
+    tf = re.search(r'"tensorflow-cpu==([\d.]+);', text)
+    keras = re.search(r'"keras==([\d.]+)"', text)
+    if not tf or not keras:
+        raise PurposeError(f"{PYPROJECT.name}: no tensorflow-cpu== or keras== pin found")
+    return tf.group(1), keras.group(1)
+
+
+@cache
+def pins(stack: str) -> Pins:
+    """A stack's pins by id: a Mac stack, "cpu" (the stack without tensorflow-metal) or "linux"."""
+    data = mac_stacks.load()
+    if stack == "linux":
+        tf, keras = linux_pins()
+        return Pins("linux", (minor(tf),), None, "keras3", _pythons(*LINUX_PYTHONS), LINUX,
+                    (f"tensorflow-cpu=={tf}", f"keras=={keras}"))  # fmt: skip
+    if stack == "cpu":
+        stack = next(s["id"] for s in data["stacks"] if s["match"]["metal"] is None)
+    found = next((s for s in data["stacks"] if s["id"] == stack), None)
+    if found is None:
+        ids = [s["id"] for s in data["stacks"]] + ["cpu", "linux"]
+        raise PurposeError(f"no stack {stack!r}: expected one of {ids}")
+    match = found["match"]
+    minors = None if "any" in match["tensorflow"] else tuple(minor(v) for v in match["tensorflow"])
+    install = next((_requirements(line) for line in found["install"] if " pip " in line), ())
+    return Pins(found["id"], minors, match["metal"], match["keras"], _pythons(*found["python"]),
+                MAC, install)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Purpose:
+    """One use of a printed command: the stack it is for, what is installed already, where."""
+
+    stack: str
+    onto: str | None
+    platforms: tuple[str, ...]
+
+
+@cache
+def load() -> dict:
+    """data/command_purposes.yml, checked: every stack and platform it names exists."""
+    data = yaml.safe_load(project_files.read_text(PURPOSES))
+    for entry in data["commands"]:
+        where = f"{PURPOSES.name}: {entry.get('command')!r}"
+        if "command" not in entry or ("for" in entry) == ("not_resolved" in entry):
+            raise PurposeError(f"{where}: needs command and one of for / not_resolved")
+        for use in entry.get("for", []):
+            pins(use["stack"])
+            if use.get("onto"):
+                pins(use["onto"])
+            unknown = set(use.get("platforms", [])) - set(MAC + LINUX)
+            if unknown:
+                raise PurposeError(f"{where}: platforms {sorted(unknown)} not in {MAC + LINUX}")
+    return data
+
+
+def purposes_of(command: str) -> list[Purpose] | str | None:
+    """The purposes listed for a printed command; the reason when it is not resolved; None
+    when the file does not list it."""
+    entry = next((e for e in load()["commands"] if e["command"] == command), None)
+    if entry is None:
+        return None
+    if "not_resolved" in entry:
+        return entry["not_resolved"]
+    return [
+        Purpose(use["stack"], use.get("onto"),
+                tuple(use.get("platforms") or pins(use["stack"]).platforms))
+        for use in entry["for"]
+    ]  # fmt: skip
+
+
+def tensorflow_of(versions: dict[str, str | None]) -> str | None:
+    """The TensorFlow an environment imports: tensorflow, tensorflow-macos or tensorflow-cpu."""
+    return next((versions[n] for n in TENSORFLOW_NAMES if versions.get(n)), None)
+
+
+def outside_pins(versions: dict[str, str | None], stack: str) -> list[str]:
+    """How a resolved environment leaves the stack's pins (empty when it keeps them)."""
+    want, problems = pins(stack), []
+    tf, metal = tensorflow_of(versions), versions.get("tensorflow-metal")
+    if tf is None:
+        return [] if metal is None or want.metal else [f"tensorflow-metal {metal} on the CPU stack"]
+    if want.tensorflow is not None and minor(tf) not in want.tensorflow:
+        allowed = " or ".join(".".join(map(str, m)) for m in want.tensorflow)
+        problems.append(f"TensorFlow {tf}, not {allowed}")
+    if want.metal is None and metal:
+        problems.append(f"tensorflow-metal {metal} on a stack without it")
+    if want.metal and not same_version(metal, want.metal):
+        problems.append(f"tensorflow-metal {metal or 'none'}, not {want.metal}")
+    keras, tf_keras = versions.get("keras"), versions.get("tf-keras")
+    if want.keras == "keras3" and (not keras or version_tuple(keras) < (3,)):
+        problems.append(f"Keras {keras or 'none'}, not Keras 3")
+    if want.keras == "keras2" and version_tuple(tf) >= (2, 16):
+        if not tf_keras or minor(tf_keras) != minor(tf):
+            problems.append(f"tf-keras {tf_keras or 'none'} with TensorFlow {tf}")
+    elif want.keras == "keras2" and (not keras or minor(keras) != minor(tf)):
+        problems.append(f"Keras {keras or 'none'} with TensorFlow {tf}")
+    return problems
+
+
+REQUIREMENT = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.\-]*)(?:\[[^\]]*\])?\s*(==|~=)?\s*([\d.]*)")
+
+
+def pinned(requirement: str) -> tuple[str, str | None]:
+    """(name, version) of a requirement: '"tf-keras~=2.16.0"' -> ('tf-keras', '2.16.0');
+    the version is None unless the requirement pins one with == or ~= ('==2.19.*' -> '2.19')."""
+    match = REQUIREMENT.match(requirement.strip())
+    if match is None:
+        return requirement, None
+    name = re.sub(r"[-_.]+", "-", match.group(1)).lower()
+    version = match.group(3).rstrip(".") if match.group(2) else None
+    return name, version or None
+
+
+def intended_stack(
+    requirements: list[str], removed: list[str], installed: dict[str, str], legacy: bool
+) -> str | None:
+    """The Mac stack a doctor fix moves an environment to: the TensorFlow, tensorflow-metal and
+    Keras the fix names, else those installed (less what it uninstalls); None when unlisted.
+
+    legacy: TF_USE_LEGACY_KERAS is set, so tf.keras is tf-keras from TensorFlow 2.16.
+    """
+    named = dict(pinned(r) for r in requirements)
+    have = {k: v for k, v in installed.items() if k not in removed}
+    tf = named.get("tensorflow") or tensorflow_of(have)
+    if "tensorflow" in named and named["tensorflow"] is None:
+        tf = None  # unpinned: the newest, any minor
+    metal = (
+        named.get("tensorflow-metal")
+        if "tensorflow-metal" in named
+        else have.get("tensorflow-metal")
+    )
+    keras = named.get("keras") or have.get("keras")
+    if "tf-keras" in named or (legacy and tf and version_tuple(tf) >= (2, 16)):
+        family = "keras2"
+    elif tf and version_tuple(tf) < (2, 16):
+        family = "keras3" if keras and version_tuple(keras) >= (3,) else "keras2"
+    else:
+        family = "keras3"
+    stack = mac_stacks.identify(tf or "any", metal, family)
+    return stack["id"] if stack else None

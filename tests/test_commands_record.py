@@ -1,0 +1,242 @@
+"""Every install command the site and the doctor print, held to its purpose, offline, from the
+record pip's resolver wrote (data/commands_record.json, `make commands-record`).
+
+Fails on a printed command missing from the record, on one that resolves to nothing on a
+Python it is offered for, on one that installs a TensorFlow, Keras or tensorflow-metal outside
+its stack's pins, and on a fix that offers a pair Set up warns about without the recommended
+stack first (Python 3.9 to 3.11) and the pair's reports. The mutation tests below put the two
+faults issue 28 found (W1, W2) back into a copy and check that these tests catch them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+import yaml
+
+from scripts import commands_record
+from scripts.core import mac_stacks
+from scripts.doctor import checks, fix_matrix, rules, rules_install, rules_keras, rules_runtime
+from scripts.installs import commands, purposes, record
+from scripts.installs.purposes import pinned
+
+FIXTURES = Path(__file__).parent / "fixtures"
+# pip's resolution of the W1 fix (`tf-keras~=2.16`) for the offers the doctor made of it,
+# written by scripts.installs.record.resolve_offer before the fix (see the file's "about").
+W1_RESOLVED = FIXTURES / "commands_record_w1.json"
+
+
+@pytest.fixture(scope="module")
+def offers():
+    return commands_record.offers()
+
+
+def test_every_printed_command_resolves_within_its_stack(offers):
+    found, _ = offers
+    problems = record.problems(found, record.load())
+    assert not problems, "\n".join(problems)
+
+
+def test_the_record_holds_the_commands_it_cannot_resolve_and_why(offers):
+    _, skipped = offers
+    assert skipped and skipped == record.load()["not_resolved"]
+
+
+def test_every_entry_names_what_the_issue_asks_for():
+    data = record.load()
+    assert data["resolver"].startswith("pip ") and data["entries"]
+    for entry in data["entries"]:
+        assert {"command", "stack", "platform", "python", "onto", "date"} <= set(entry), entry
+        assert (entry["resolved"] is None) == (entry["error"] is not None), entry
+        if entry["resolved"]:
+            assert set(purposes.WATCHED) <= set(entry["resolved"]), entry
+
+
+def test_the_doctor_matrix_covers_every_stack_and_python(offers):
+    found, _ = offers
+    stacks = {offer.stack for offer in found}
+    assert {s["id"] for s in mac_stacks.load()["stacks"]} | {"linux"} <= stacks
+    pythons = {offer.python for offer in found if offer.platform == "macos-arm64"}
+    assert pythons == set(fix_matrix.MAC_PYTHONS)
+
+
+def test_a_printed_command_without_a_purpose_is_an_error():
+    text = '```console\n$ python -m pip install "tensorflow==2.99.0"\n```\n'
+    printed = [commands.Printed(c, "docs/x.md") for c in commands.in_fences(text)]
+    with pytest.raises(record.MissingPurpose, match="docs/x.md prints"):
+        record.printed_offers(printed)
+
+
+def test_commands_are_found_in_fixes_as_printed():
+    fix = ('the recommended stack: python -m pip install "tensorflow==2.16.2" && export X=1; '
+           'or run on the CPU: python -m pip uninstall -y tensorflow-metal')  # fmt: skip
+    assert commands.commands_in(fix) == [
+        'python -m pip install "tensorflow==2.16.2"',
+        "python -m pip uninstall -y tensorflow-metal",
+    ]
+    assert commands.commands_in('python -m pip install "tf-keras~=2.16.0", or unset it') == [
+        'python -m pip install "tf-keras~=2.16.0"'
+    ]
+
+
+# --- fixes that offer a pair Set up warns about (issue 28, item 3) ----------------------------
+
+
+def _warned_reports() -> set[str]:
+    """The report links of the stacks Set up warns about that use tensorflow-metal 1.2.0."""
+    data = mac_stacks.load()
+    return {
+        data["sources"][name]
+        for stack in data["stacks"]
+        if mac_stacks.is_warned(stack) and stack["match"]["metal"] == "1.2.0"
+        for issue in stack["known_issues"]
+        for name in issue["sources"]
+    }
+
+
+def _offers_warned_pair(command: str, installed: dict[str, str]) -> bool:
+    """tensorflow-metal 1.2.0, or TensorFlow 2.18 or 2.19 with a plugin."""
+    named = dict(
+        pinned(a) for s in commands.steps(command) for a in s.args if s.action == "install"
+    )
+    if named.get("tensorflow-metal") == "1.2.0":
+        return True
+    tf = named.get("tensorflow") or ""
+    plugin = "tensorflow-metal" in named or "tensorflow-metal" in installed
+    return plugin and tf.startswith(("2.18", "2.19"))
+
+
+def _label(url: str) -> str:
+    """'https://github.com/o/r/issues/5' -> 'o/r#5', as the stacks' texts cite them."""
+    found = re.match(r"https://github\.com/([^/]+/[^/]+)/issues/(\d+)", url)
+    return f"{found.group(1)}#{found.group(2)}" if found else url
+
+
+def _recommended_pip_line() -> str:
+    return next(line for line in mac_stacks.recommended()["install"] if " pip " in line)
+
+
+def doctor_warned_pair_problems() -> list[str]:
+    """Every doctor fix that offers the warned pair without the recommended stack first (on
+    Python 3.9 to 3.11) or without the pair's reports."""
+    reports, problems = _warned_reports(), []
+    for machine in fix_matrix.machines():
+        if machine.platform != "macos-arm64":
+            continue
+        python = machine.facts.python.rsplit(".", 1)[0]
+        for check in fix_matrix.fixes(machine):
+            found = commands.commands_in(check.fix)
+            if not any(_offers_warned_pair(c, machine.facts.packages) for c in found):
+                continue
+            at = f"{machine.label}, {check.name}: {check.fix}"
+            if mac_stacks.python_fits(mac_stacks.recommended(), python):
+                if found[0] != _recommended_pip_line():
+                    problems.append(f"{at}: the recommended stack does not come first")
+            labels = {_label(url) for url in reports}
+            if check.source not in reports and not any(x in (check.note or "") for x in labels):
+                problems.append(f"{at}: the warned pair comes without its reports")
+    return problems
+
+
+def symptom_warned_pair_problems(entries: list[dict]) -> list[str]:
+    """Every symptom whose fix code offers the warned pair without the recommended stack first
+    or without a link to the pair's reports (directly or through the entry that cites them)."""
+    reports, problems = _warned_reports(), []
+    citing = {e["id"] for e in entries if reports & {s["url"] for s in e.get("sources", [])}}
+    install = "\n".join(f"$ {line}" for line in mac_stacks.recommended()["install"])
+    for entry in entries:
+        code = (entry.get("fix_code") or "").replace("{recommended}", install)
+        found = [c for line in code.splitlines()
+                 for c in commands.commands_in(line.strip().removeprefix("$ "))]  # fmt: skip
+        if not any(_offers_warned_pair(c, {}) for c in found):
+            continue
+        if found[0] != _recommended_pip_line():
+            problems.append(f"{entry['id']}: the recommended stack does not come first")
+        text = entry.get("fix", "") + entry.get("cause", "")
+        if not any(f"#{name})" in text for name in citing) and not any(u in text for u in reports):
+            problems.append(f"{entry['id']}: the warned pair comes without its reports")
+    return problems
+
+
+def _symptoms() -> list[dict]:
+    return yaml.safe_load(commands.SYMPTOMS.read_text(encoding="utf-8"))["symptoms"]
+
+
+def test_doctor_fixes_offering_the_warned_pair_put_the_recommended_stack_first():
+    assert not doctor_warned_pair_problems()
+
+
+def test_symptoms_offering_the_warned_pair_put_the_recommended_stack_first():
+    assert not symptom_warned_pair_problems(_symptoms())
+
+
+# --- the tests catch W1 and W2 when they are put back ----------------------------------------
+
+
+def _rules_with_fix_changed(monkeypatch, old: str, new: str) -> None:
+    """The doctor's rules, with every fix text changed as a copy of the keras check would be."""
+
+    def changed(rule):
+        def run(facts):
+            check = rule(facts)
+            return replace(check, fix=check.fix.replace(old, new)) if check.fix else check
+
+        return run
+
+    monkeypatch.setattr(rules, "RULES", tuple(changed(rule) for rule in rules.RULES))
+
+
+def test_w1_tilde_2_16_is_caught(monkeypatch):
+    """`tf-keras~=2.16` put back in the keras check: with pip's own resolution of it in a copy
+    of the record, the offers fail on TensorFlow 2.21 (2.20 on Python 3.9)."""
+    _rules_with_fix_changed(monkeypatch, '"tf-keras~=2.16.0"', '"tf-keras~=2.16"')
+    assert rules_keras.check_keras  # the rule the fix comes from
+    found, _ = commands_record.offers()
+    copy = record.load()
+    missing = record.problems(found, copy)
+    assert any('`python -m pip install "tf-keras~=2.16"`' in p and "not in" in p for p in missing)
+    old = json.loads(W1_RESOLVED.read_text(encoding="utf-8"))
+    copy = dict(copy, entries=copy["entries"] + old["entries"])
+    problems = record.problems(found, copy)
+    w1 = [p for p in problems if '"tf-keras~=2.16"`' in p]
+    # pip moves TensorFlow to 2.21 (2.20 on Python 3.9, whose last release it is).
+    assert w1 and all(re.search(r"installs TensorFlow 2\.2[01]\.0, not 2\.16", p) for p in w1)
+
+
+def test_w1_in_the_docs_needs_a_purpose_and_a_record(tmp_path):
+    """The Versions page's line put back to ~=2.16 is no command the record knows."""
+    page = (commands.DOCS / "versions.md").read_text(encoding="utf-8")
+    assert '$ pip install "tf-keras~=2.16.0"' in page
+    copy = page.replace('"tf-keras~=2.16.0"', '"tf-keras~=2.16"')
+    printed = [commands.Printed(c, "docs/versions.md") for c in commands.in_fences(copy)]
+    with pytest.raises(record.MissingPurpose, match='tf-keras~=2.16"'):
+        record.printed_offers(printed)
+
+
+def test_w2_metal_120_without_the_warning_is_caught(monkeypatch):
+    """The doctor's metal fixes back to the bare command (no recommended stack, no reports)."""
+    bare = lambda f, command: (command, None, None)  # noqa: E731
+    for module in (checks, rules_install, rules_runtime):
+        monkeypatch.setattr(module, "metal_fix", bare)
+    problems = doctor_warned_pair_problems()
+    assert any("tf219-metal120" in p and "does not come first" in p for p in problems)
+    assert any("without its reports" in p for p in problems)
+
+
+def test_w2_symptom_with_only_the_warned_pair_is_caught():
+    """A copy of the symptoms with the two import-fails entries' old fix code."""
+    entries = _symptoms()
+    old = '$ python -m pip install "tensorflow==2.19.*" "tensorflow-metal==1.2.0"'
+    changed = [
+        dict(e, fix_code=old, fix="Install TensorFlow 2.19 with tensorflow-metal 1.2.0.")
+        if e["id"] in ("symbol-not-found-tsl-logmessage",
+                       "library-not-loaded-pywrap-tensorflow-internal") else e
+        for e in entries
+    ]  # fmt: skip
+    problems = symptom_warned_pair_problems(changed)
+    assert len([p for p in problems if "does not come first" in p]) == 2
+    assert len([p for p in problems if "without its reports" in p]) == 2
