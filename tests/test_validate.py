@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import pytest
 from scripts.core import pooling
 from scripts.core import stats as stats_module
 from scripts.core import store as results
+from scripts.core.catalog import CEILING_KEY
 from scripts.rendering import tables
 from scripts.results import validate
 
@@ -245,3 +247,23 @@ def test_stored_speedups_are_the_sessions_own_and_the_tables_pool_them(interleav
     pooled = pooling.speedup(view, f"{entry['snippet']}:{entry['baseline']}", key)
     words = tables.speedup_words(view, baseline, entry)
     assert words.startswith(f"{pooled.point:.2f}× ({pooled.new_low:.2f}–{pooled.new_high:.2f})")
+
+
+def test_a_rate_is_checked_against_the_best_ceiling_any_session_measured(root):
+    """A session timed while other programs ran measures a lower ceiling; a workload's rate is
+    held to the best the machine reached, and still refused far above it."""
+    data = results.read(root / "results" / "intel-xeon-2cpu-linux-5ffe08.json")
+    best = validate.best_ceiling(data)
+    rates = [
+        s["entries"][CEILING_KEY]["stats"]["gflops_per_s"]
+        for s in data["sessions"]
+        if CEILING_KEY in s["entries"]
+    ]
+    assert best == max(rates) and len(rates) >= 2 and min(rates) < best
+    run = {"entries": {"x/y:z": copy.deepcopy(next(iter(data["sessions"][0]["entries"].values())))}}
+    stats_of = run["entries"]["x/y:z"]["stats"]
+    stats_of["gflops_per_s"] = min(rates) * 1.6  # above 1.5x the low session's ceiling
+    assert best * 1.5 > stats_of["gflops_per_s"]
+    assert not [p for p in validate.plausibility_problems(run, "f", best) if "ceiling" in p]
+    stats_of["gflops_per_s"] = best * 1.6
+    assert [p for p in validate.plausibility_problems(run, "f", best) if "ceiling" in p]
