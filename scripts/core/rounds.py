@@ -75,3 +75,24 @@ def interleaved_rounds(
         if on_round:
             on_round(times, positions)
     return times, positions
+
+
+def process_rounds(names, rounds: int, seed: int, run_one, announce=None) -> None:
+    """Run each name once per round, in a seeded shuffled order per round: the schedule of
+    variants that need processes of their own (the harness's isolated snippets, tune's
+    thread and device arms, the ground truth's arms).
+
+    run_one(name, position) runs one process and returns False when the name failed: it
+    leaves the rounds that follow. announce(number, order) is called before each round. To
+    stop all rounds at once (Ctrl-C), run_one raises.
+    """
+    rng = random.Random(seed)
+    active = list(names)
+    for number in range(rounds):
+        order = list(active)
+        rng.shuffle(order)
+        if announce:
+            announce(number, order)
+        for position, name in enumerate(order):
+            if not run_one(name, position):
+                active.remove(name)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import random
 import signal
 import statistics
 import subprocess
@@ -23,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from scripts.core import project_files, provenance
+from scripts.core import rounds as rounds_core
 from scripts.tuning import analysis, experiments, model_file
 
 DEFAULT_BUDGET_S = 240.0
@@ -148,33 +148,36 @@ def run_isolated(
 ) -> dict:
     """Each arm in processes of its own, in process rounds (order shuffled per round, seeded);
     an arm's times are one per process (the median of its runs), paired by round."""
-    arms = experiments.arms(experiment, facts)
-    merged: dict = {"arms": {a.name: {"label": a.label} for a in arms}, "error": None}
-    rng = random.Random(0)
-    for number in range(rounds):
-        order = [a for a in arms if "error" not in merged["arms"][a.name]]
-        rng.shuffle(order)
-        names = ", ".join(a.name for a in order)
-        say(f"  {experiment}: process round {number + 1}/{rounds}: {names}")
-        for arm in order:
-            options = ["--arm", arm.name, "--min-rounds", str(RUNS_PER_PROCESS)]
-            options += ["--max-rounds", str(RUNS_PER_PROCESS), "--budget", "0"]
-            options += arm_options(arm.name)
-            report = run_child(path, experiment, say, facts, tuple(options), timeout)
-            got = (report.get("arms") or {}).get(arm.name) or {}
-            entry = merged["arms"][arm.name]
-            if report.get("error") or "error" in got:
-                entry["error"] = got.get("error") or report["error"]
-            elif got.get("times_s"):
-                # One time per process: the median of its runs. Runs of different processes
-                # are not paired by their order (a process's start and the machine's load
-                # differ); processes of the same round, started one after another, are.
-                entry["samples_per_run"] = got["samples_per_run"]
-                entry.setdefault("run_times_s", []).append(got["times_s"])
-                entry.setdefault("times_s", []).append(statistics.median(got["times_s"]))
-            if report.get("interrupted"):
-                merged["interrupted"] = True
-                return merged
+    arms = {a.name: a for a in experiments.arms(experiment, facts)}
+    merged: dict = {"arms": {name: {"label": a.label} for name, a in arms.items()}, "error": None}
+
+    def announce(number: int, order: list[str]) -> None:
+        say(f"  {experiment}: process round {number + 1}/{rounds}: {', '.join(order)}")
+
+    def run_one(name: str, position: int) -> bool:
+        options = ["--arm", name, "--min-rounds", str(RUNS_PER_PROCESS)]
+        options += ["--max-rounds", str(RUNS_PER_PROCESS), "--budget", "0"]
+        options += arm_options(name)
+        report = run_child(path, experiment, say, facts, tuple(options), timeout)
+        got = (report.get("arms") or {}).get(name) or {}
+        entry = merged["arms"][name]
+        if report.get("error") or "error" in got:
+            entry["error"] = got.get("error") or report["error"]
+        elif got.get("times_s"):
+            # One time per process: the median of its runs. Runs of different processes
+            # are not paired by their order (a process's start and the machine's load
+            # differ); processes of the same round, started one after another, are.
+            entry["samples_per_run"] = got["samples_per_run"]
+            entry.setdefault("run_times_s", []).append(got["times_s"])
+            entry.setdefault("times_s", []).append(statistics.median(got["times_s"]))
+        if report.get("interrupted"):
+            raise Interrupted
+        return "error" not in entry
+
+    try:
+        rounds_core.process_rounds(list(arms), rounds, 0, run_one, announce)
+    except Interrupted:
+        merged["interrupted"] = True
     return merged
 
 
