@@ -3,7 +3,7 @@
 its interval above 1: judged live, at small size, as the gain is large (above 3x).
 
 The better variant is the batch at which the network's throughput levels off, chosen by its
-own sweep (scripts/tuning/batch_plateau.py; tests/test_tune_batch_plateau.py holds the model
+own sweep (benchmarks/tune/batch_plateau.py; tests/test_tune_batch_plateau.py holds the model
 file to it). That batch is large by its nature: one small tune run on it (`--only batch
 --budget 12`) took 43 s of both cores here, too much to repeat in every CI run, so its
 verdict (no larger batch recommended) is read from the committed full run
@@ -12,7 +12,7 @@ cases' are; validation.load() recomputes each verdict from its numbers."""
 
 from __future__ import annotations
 
-from scripts.tuning import validation
+from benchmarks.tune import validation
 from tests.tune_validation import committed_verdicts, tune_json
 
 CASE = validation.case_named("mlp_batch_32.py")

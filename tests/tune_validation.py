@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scripts.tuning import analysis, validation
+from benchmarks.tune import validation
+from scripts.tuning import analysis
 
 
 def tune_json(root: Path, model: str, *only: str, budget: float = 12) -> dict:

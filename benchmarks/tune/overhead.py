@@ -7,7 +7,7 @@ tune's arm (child.Timed: its batch counting, error handling and loss reading), a
 interval of tune / bare is given. A ratio whose interval's upper end is below 1.02 is within
 the issue's bound.
 
-Usage: python -m scripts.tuning.overhead FILE [FILE ...] [--budget SECONDS] [--write]
+Usage: python -m benchmarks.tune.overhead FILE [FILE ...] [--budget SECONDS] [--write]
 (--write keeps the run in docs/_generated/tune/overhead.json and the page's table beside it)
 """
 
@@ -20,9 +20,10 @@ import statistics
 import sys
 from pathlib import Path
 
+from benchmarks.tune import committed_run
 from scripts.core import plain_text, project_files, rounds, stats
 from scripts.core import store as results
-from scripts.tuning import child, committed_run
+from scripts.tuning import child
 
 BOUND = 1.02
 OUT_DIR = project_files.ROOT / "docs" / "_generated" / "tune"
