@@ -35,6 +35,12 @@ DRIFT_MAX_ROUNDS = 600
 # test, each of three pairs leaning one way by chance (one time in four when they are alike).
 PROCESS_ROUNDS, MAX_PROCESS_ROUNDS, RUNS_PER_PROCESS = 5, 10, 5
 CHECK_TIMEOUT_S = 300.0
+# How the input experiment's dataset arms are timed (issue 27): "fresh", interleaved rounds
+# with a fresh iterator per timed run (child.WARM_STEPS untimed), the design tune uses;
+# "kept", interleaved rounds with one iterator per arm, tune's design before; "processes",
+# every arm in processes of its own, as the threads. benchmarks/tune/ground_truth.py runs all
+# three on models whose answer is measured end to end, and the Tune page shows why "fresh".
+DESIGNS = ("fresh", "kept", "processes")
 # The child imports the stage from the project (a folder, or tf-doctor.pyz itself) ahead of
 # anything in the reader's working folder.
 BOOT = (
@@ -200,9 +206,12 @@ def tune(
     budget_s: float = DEFAULT_BUDGET_S,
     say: Callable[[str], None] = print,
     probe: provenance.Probe | None = None,
+    design: str = "fresh",
 ) -> dict:
     """Check the file, run the experiments and return the report (see report.py); probe
-    stands for the operating system where tests fake a Mac."""
+    stands for the operating system where tests fake a Mac; design: one of DESIGNS."""
+    if design not in DESIGNS:
+        raise ValueError(f"design {design!r}: expected one of {', '.join(DESIGNS)}")
     started = time.perf_counter()
     report: dict = {
         "tool": "tune",
@@ -240,6 +249,7 @@ def tune(
         return report
     facts = report["facts"] = check["facts"]
     provenance.set_devices(report["machine"], facts["devices"])
+    facts["metal_gpu"] = metal_gpu(report["machine"], facts)
     note = mac_gpu_note(report["machine"], report["software"], facts)
     if note:
         report["notes"].append(note)
@@ -252,7 +262,7 @@ def tune(
             names = ", ".join(a.name for a in arms)
             say(f"[{index + 1}/{len(chosen)}] {experiments.TITLES[name]}: {names}")
             timeout = max(CHECK_TIMEOUT_S, 4 * share + 60)
-            if name in experiments.ISOLATED:
+            if name in experiments.ISOLATED or (name == "input" and design == "processes"):
                 count = process_rounds(share, len(arms), startup_s)
                 say(
                     f"  {name}: {count} process rounds of {len(arms)} processes "
@@ -263,6 +273,8 @@ def tune(
             else:
                 per_arm = max(0.2, (share - 1.5 * startup_s) / len(arms))
                 options = rounds_options(per_arm, name)
+                if design == "kept":
+                    options += ("--iterators", "kept")
                 measured = run_child(path, name, say, facts, options, timeout)
             report["experiments"][name] = measured
             if measured.get("interrupted"):
@@ -293,6 +305,11 @@ def finish(report: dict) -> None:
     if share:
         report["notes"].append(share)
     report["rows"] = [row.as_dict() for row in analysis.ranked(rows)]
+
+
+def metal_gpu(machine: dict, facts: dict) -> bool:
+    """An Apple-silicon Mac where TensorFlow lists a GPU (the Metal plugin's)."""
+    return machine.get("os") == "Darwin" and machine.get("arch") == "arm64" and bool(facts["gpu"])
 
 
 def mac_gpu_note(machine: dict, software: dict, facts: dict) -> str | None:
