@@ -41,3 +41,42 @@ def test_an_exception_stops_every_round():
 
     with pytest.raises(KeyboardInterrupt):
         rounds.process_rounds(["a", "b"], 3, 0, run_one)
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class ArmWithIterator:
+    """A run whose prepare() and release() take time on the fake clock, as a fresh iterator
+    and its dropping do: none of it may land in the timing."""
+
+    def __init__(self, clock: FakeClock, seconds: float) -> None:
+        self.clock, self.seconds, self.log = clock, seconds, []
+
+    def prepare(self) -> None:
+        self.log.append("prepare")
+        self.clock.now += 100.0
+
+    def release(self) -> None:
+        self.log.append("release")
+        self.clock.now += 1000.0
+
+    def __call__(self) -> int:
+        self.log.append("run")
+        self.clock.now += self.seconds
+        return 1
+
+
+def test_prepare_and_release_run_around_every_timed_call_outside_the_timing(monkeypatch):
+    clock = FakeClock()
+    monkeypatch.setattr(rounds.time, "perf_counter", clock)
+    runs = {"a": ArmWithIterator(clock, 2.0), "b": ArmWithIterator(clock, 3.0)}
+    assert rounds.first_calls(runs["a"], 1) == 2.0
+    times, _ = rounds.interleaved_rounds(runs, 3, 3, 0.0, seed=0)
+    assert times == {"a": [2.0, 2.0, 2.0], "b": [3.0, 3.0, 3.0]}
+    assert runs["b"].log == ["prepare", "run", "release"] * 3

@@ -80,7 +80,10 @@ CASES = (
     Case("CNN at a batch of 256: four times the batch",
          "truth_batch_large.py", "batch", "batch_x4", NONE, 8),
 )  # fmt: skip
-INPUT_DESIGNS = runner.DESIGNS  # the input cases run with each; the others with DESIGNS[0]
+INPUT_DESIGNS = runner.DESIGNS  # the input cases run with each design
+# The other experiments interleave their variants in one process, dataset variants taking a
+# fresh iterator per timed run (runner.DESIGNS applies to the input experiment only).
+OTHER_DESIGN = "fresh"
 
 
 def direction(low: float, high: float) -> str:
@@ -148,10 +151,18 @@ def arm_row(case: Case, measured: dict) -> dict | None:
     return next((row for row in measured["rows"] if row["arm"] == case.arm), None)
 
 
+def tune_run(entry: dict, design: str | None = None) -> dict:
+    """tune's run of the case under the design (tune's own by default); a case outside the
+    input experiment has one run, its dataset arms timed as tune times them there."""
+    if entry["experiment"] != "input":
+        return entry["tune"][0]
+    return next(m for m in entry["tune"] if m["design"] == (design or runner.DESIGNS[0]))
+
+
 def judged(case: Case, entry: dict, design: str | None = None) -> dict:
     """Each test of the case, from the committed numbers (never read from the file)."""
     true = entry["truth"]
-    measured = next(m for m in entry["tune"] if m["design"] == (design or runner.DESIGNS[0]))
+    measured = tune_run(entry, design)
     row = arm_row(case, measured)
     true_direction = direction(true["low"], true["high"])
     planted = (true_direction == FASTER) == (case.planted == GAIN)
@@ -193,7 +204,7 @@ def run(
         entry["truth"] = truth(case, process_rounds, say)
         say(f"  truth: {entry['truth']['point']:.2f} "
             f"({entry['truth']['low']:.2f}-{entry['truth']['high']:.2f})")  # fmt: skip
-        designs = INPUT_DESIGNS if case.experiment == "input" else runner.DESIGNS[:1]
+        designs = INPUT_DESIGNS if case.experiment == "input" else [OTHER_DESIGN]
         entry["tune"] = [tune_rows(case, budget_s, design, say) for design in designs]
         found["cases"].append(entry)
         keep(found)
@@ -268,8 +279,8 @@ def render(found: dict) -> str:
     lines = [
         f"{committed_run.heading(found)}; the truth: {method['process_rounds']} process rounds, "
         f"{method['runs_per_process']} timed `fit` runs per process; tune's budget "
-        f"{found['budget_s']:g} s per run, its design for dataset arms "
-        f'"{runner.DESIGNS[0]}"; one-minute load average '
+        f"{found['budget_s']:g} s per run, the input variants in processes of their own "
+        f'("{runner.DESIGNS[0]}"); one-minute load average '
         f"{committed_run.load_range(found, ' to ')}",
         "",
         "| Planted model | tune's arm | Planted | End to end: `fit`, separate processes "
@@ -280,7 +291,7 @@ def render(found: dict) -> str:
     for entry in found["cases"]:
         case = case_of(entry)
         verdicts = judged(case, entry)
-        measured = next(m for m in entry["tune"] if m["design"] == runner.DESIGNS[0])
+        measured = tune_run(entry)
         cells = (
             f"{esc(entry['name'])}: `{esc(entry['file'])}`",
             f"{esc(experiments.TITLES[entry['experiment']])}: `{esc(entry['arm'])}`",
