@@ -48,7 +48,7 @@ TABLE_MD = OUT_DIR / "ground_truth.md"
 DESIGNS_MD = OUT_DIR / "ground_truth_designs.md"
 FULL_BUDGET_S = 60.0
 TRUTH_ROUNDS, RUNS_PER_PROCESS = 5, 3
-GAIN, NONE = "gain", "none"
+GAIN, NONE, LOSS = "gain", "none", "loss"  # planted: faster, no difference, slower
 FASTER, SLOWER, SAME = "faster", "slower", "no clear difference"
 
 
@@ -75,6 +75,8 @@ CASES = (
          "truth_retracing.py", "graph", "graph", GAIN, 40),
     Case("tiny model: one intra-op thread",
          "truth_threads_tiny.py", "threads", "intra_1", GAIN, 200),
+    Case("CNN at a batch of 256: one intra-op thread",
+         "truth_threads_cnn.py", "threads", "intra_1", LOSS, 8),
     Case("MLP at a batch of 32: four times the batch",
          "truth_batch_small.py", "batch", "batch_x4", GAIN, 200),
     Case("CNN at a batch of 256: four times the batch",
@@ -165,7 +167,9 @@ def judged(case: Case, entry: dict, design: str | None = None) -> dict:
     measured = tune_run(entry, design)
     row = arm_row(case, measured)
     true_direction = direction(true["low"], true["high"])
-    planted = (true_direction == FASTER) == (case.planted == GAIN)
+    planted = true_direction == {GAIN: FASTER, LOSS: SLOWER}.get(case.planted, SAME) or (
+        case.planted == NONE and true_direction != FASTER
+    )
     if measured["error"] or row is None or row["point"] is None:
         return {"planted": planted, "direction": False, "overlap": False, "no_advice": False}
     tune_direction = direction(row["low"], row["high"])
@@ -187,28 +191,39 @@ def run(
     process_rounds: int,
     say: Callable[[str], None],
     keep: Callable[[dict], None] = lambda found: None,
+    cases: tuple[Case, ...] = CASES,
+    found: dict | None = None,
 ) -> dict:
-    """Every case: its truth, then tune (the input cases with each design); keep(found) is
-    called after each case, so an interrupted run keeps the cases it finished."""
-    found = {**committed_run.started("tune ground truth", budget_s), "cases": []}
-    found["truth_method"] = {
-        "process_rounds": process_rounds,
-        "runs_per_process": RUNS_PER_PROCESS,
-        "timer": "time.perf_counter around model.fit(steps_per_epoch=steps)",
-    }
-    for case in CASES:
+    """The cases: each one's truth, then tune (the input cases with each design); keep(found)
+    is called after each case, so an interrupted run keeps the cases it finished. Given an
+    earlier run (found), the cases are measured into it, each with its own date and commit."""
+    adding = found is not None
+    if found is None:
+        found = {**committed_run.started("tune ground truth", budget_s), "cases": []}
+        found["truth_method"] = {
+            "process_rounds": process_rounds,
+            "runs_per_process": RUNS_PER_PROCESS,
+            "timer": "time.perf_counter around model.fit(steps_per_epoch=steps)",
+        }
+    for case in cases:
         say(f"== {case.name} ({case.file})")
         entry = {"name": case.name, "file": f"tests/tune_models/{case.file}",
                  "experiment": case.experiment, "arm": case.arm, "planted": case.planted,
                  "steps": case.steps}  # fmt: skip
+        if adding:  # measured after the run it joins: its own provenance
+            entry["added"] = committed_run.started("tune ground truth, a case added", budget_s)
         entry["truth"] = truth(case, process_rounds, say)
         say(f"  truth: {entry['truth']['point']:.2f} "
             f"({entry['truth']['low']:.2f}-{entry['truth']['high']:.2f})")  # fmt: skip
         designs = INPUT_DESIGNS if case.experiment == "input" else [OTHER_DESIGN]
         entry["tune"] = [tune_rows(case, budget_s, design, say) for design in designs]
-        found["cases"].append(entry)
+        if adding:
+            committed_run.finished(entry["added"])
+        others = [e for e in found["cases"] if e["file"] != entry["file"]]
+        order = [f"tests/tune_models/{c.file}" for c in CASES]
+        found["cases"] = sorted([*others, entry], key=lambda e: order.index(e["file"]))
         keep(found)
-    return committed_run.finished(found)
+    return found if adding else committed_run.finished(found)
 
 
 def case_of(entry: dict) -> Case:
@@ -221,6 +236,8 @@ def load(path: Path = RUN_JSON) -> dict:
     numbers, texts = [], []
     for entry in found["cases"]:
         texts += [entry["name"], entry["file"], entry["experiment"], entry["arm"]]
+        if entry.get("added"):  # a case measured later, with its own provenance
+            committed_run.check(path, entry["added"], [], [])
         true = entry["truth"]
         numbers += [true["point"], true["low"], true["high"]]
         for measured in entry["tune"]:
@@ -268,6 +285,9 @@ def tune_cell(case: Case, measured: dict) -> str:
     return f"{interval(row)}, {said}"
 
 
+PLANTED_WORDS = {GAIN: "a gain", NONE: "nothing to gain", LOSS: "a loss"}
+
+
 def yes(value: bool) -> str:
     return "yes" if value else "**no**"
 
@@ -292,10 +312,17 @@ def render(found: dict) -> str:
         case = case_of(entry)
         verdicts = judged(case, entry)
         measured = tune_run(entry)
+        added = entry.get("added")
+        when = (
+            f" (measured later: {esc(added['date'][:10])}, commit "
+            f"{esc((added['git'].get('commit') or 'unknown')[:7])})"
+            if added
+            else ""
+        )
         cells = (
-            f"{esc(entry['name'])}: `{esc(entry['file'])}`",
+            f"{esc(entry['name'])}: `{esc(entry['file'])}`{when}",
             f"{esc(experiments.TITLES[entry['experiment']])}: `{esc(entry['arm'])}`",
-            "a gain" if entry["planted"] == GAIN else "nothing to gain",
+            PLANTED_WORDS[entry["planted"]],
             interval(entry["truth"]),
             esc(tune_cell(case, measured)),
             yes(verdicts["planted"]),
@@ -343,8 +370,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=FULL_BUDGET_S, help="seconds per tune")
     parser.add_argument("--rounds", type=int, default=TRUTH_ROUNDS, help="truth process rounds")
     parser.add_argument("--render", action="store_true", help="only render the committed run")
+    parser.add_argument(
+        "--only", action="append", metavar="FILE", help="measure this case into the committed run"
+    )
     args = parser.parse_args(argv)
-    if not args.render:
+    if args.only:
+        chosen = tuple(case for case in CASES if case.file in args.only)
+        if len(chosen) != len(set(args.only)):
+            parser.error(f"--only: expected model files of {', '.join(c.file for c in CASES)}")
+        earlier = json.loads(RUN_JSON.read_text(encoding="utf-8"))
+        say = lambda line: print(line, flush=True)  # noqa: E731
+        found = run(args.budget, args.rounds, say, cases=chosen, found=earlier)
+        results.write_json_atomic(RUN_JSON, found)
+    elif not args.render:
         OUT_DIR.mkdir(parents=True, exist_ok=True)
         partial = OUT_DIR / "ground_truth.partial.json"
         found = run(
