@@ -114,3 +114,18 @@ def test_a_tampered_run_is_refused_or_shown_as_text(tmp_path, run):
     path.write_text(json.dumps(marked))
     table = ground_truth.render(ground_truth.load(path))
     assert "<script>" not in table and "[a](b)" not in table
+
+
+def test_the_truth_child_makes_the_readers_own_change():
+    """The truth's arms are written as a reader would change the file, not with tune's code:
+    BATCH four times larger, or the pipeline's first batches held as tensors."""
+    import tensorflow as tf
+
+    from benchmarks.tune import truth_child
+
+    path = ground_truth.MODELS / "truth_batch_small.py"
+    larger, batch = truth_child.arm_data(tf, truth_child.load(path), "batch_x4")
+    assert batch == 4 * 32 and next(iter(larger))[0].shape[0] == 128
+    held, batch = truth_child.arm_data(tf, truth_child.load(path), "in_memory")
+    first = [x.numpy() for x, _ in held.take(truth_child.HELD_BATCHES + 1)]
+    assert batch == 32 and (first[0] == first[truth_child.HELD_BATCHES]).all()  # read again
