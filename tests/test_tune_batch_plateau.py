@@ -1,4 +1,4 @@
-"""The sweep that picks the batch of the MLP case's better variant (scripts/tuning/batch_plateau.py):
+"""The sweep that picks the batch of the MLP case's better variant (benchmarks/tune/batch_plateau.py):
 its rule, that it measures, that a committed run is checked before it reaches the page, and that
 the case uses the batch the committed run chose."""
 
@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from scripts.tuning import batch_plateau, validation
+from benchmarks.tune import batch_plateau, validation
 
 
 def gain(point: float, low: float, high: float) -> dict:

@@ -125,3 +125,32 @@ def test_a_mac_without_tensorflow_metal_is_told_why_there_is_no_gpu(root, reader
     assert "tensorflow-metal 1.1.0 is installed but TensorFlow lists no GPU" in installed
     linux = {**found["machine"], "os": "Linux"}
     assert runner.mac_gpu_note(linux, {}, found["facts"]) is None
+
+
+def test_on_a_mac_with_the_metal_gpu_the_xla_arm_is_skipped_quoting_keras(
+    monkeypatch,
+    reader,  # noqa: F811
+):
+    path = reader / "my_model.py"
+    path.write_text(model_text())
+    experiments_run = []
+
+    def fake_child(path, experiment, say, facts=None, options=(), timeout=0):
+        if experiment == "check":
+            return {"facts": {**METAL_FACTS, "run_eagerly": False, "jit_compile": False}}
+        experiments_run.append(experiment)
+        return {"arms": {}}
+
+    monkeypatch.setattr(runner, "run_child", fake_child)
+    found = runner.tune(path, ["graph"], budget_s=4, say=lambda line: None, probe=FakeMac())
+    assert found["facts"]["metal_gpu"] is True
+    assert "graph" not in experiments_run
+    assert found["skipped"]["graph"] == experiments.XLA_ON_METAL
+    assert '"XLA not supported with TF on MacOS GPU"' in found["skipped"]["graph"]
+    # the same model run eagerly still gets its graph arm: a Mac's GPU does not stop that
+    eager = {**found["facts"], "run_eagerly": True}
+    assert [arm.name for arm in experiments.arms("graph", eager)] == ["as_given", "graph"]
+    # and elsewhere (Linux, or a Mac without a GPU) the XLA arm is run
+    linux = {**found["machine"], "os": "Linux"}
+    assert runner.metal_gpu(linux, found["facts"]) is False
+    assert runner.metal_gpu(found["machine"], {**found["facts"], "gpu": False}) is False

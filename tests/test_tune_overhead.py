@@ -11,7 +11,7 @@ import sys
 
 def test_the_overhead_benchmark_runs(root):
     done = subprocess.run(
-        [sys.executable, "-m", "scripts.tuning.overhead", "scripts/tuning/template.py",
+        [sys.executable, "-m", "benchmarks.tune.overhead", "scripts/tuning/template.py",
          "--budget", "0"],
         cwd=root, env=dict(os.environ, PYTHONPATH=str(root), TF_CPP_MIN_LOG_LEVEL="2"),
         capture_output=True, text=True, timeout=120, check=False,
@@ -23,7 +23,7 @@ def test_the_overhead_benchmark_runs(root):
 
 
 def test_the_page_shows_the_committed_benchmark(root):
-    from scripts.tuning import overhead
+    from benchmarks.tune import overhead
 
     found = overhead.load(overhead.RUN_JSON)
     assert overhead.TABLE_MD.read_text(encoding="utf-8") == overhead.render(found)

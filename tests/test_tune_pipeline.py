@@ -30,6 +30,13 @@ def test_sequential_maps_and_a_missing_prefetch_are_found():
         "sequential_maps": 2,
         "parallel_maps": 0,
         "prefetched": False,
+        "cached": False,
+        "stages": [
+            {"stage": "range", "python": False},
+            {"stage": "map", "python": True},
+            {"stage": "map", "python": False},
+            {"stage": "batch", "python": False},
+        ],
     }
     options = tf.data.Options()
     options.deterministic = True
@@ -40,11 +47,32 @@ def test_sequential_maps_and_a_missing_prefetch_are_found():
         .prefetch(tf.data.AUTOTUNE)
         .with_options(options)  # a wrapper, looked through
     )
-    assert pipeline.inspect(tf, tuned) == {
+    found = pipeline.inspect(tf, tuned)
+    assert {k: v for k, v in found.items() if k != "stages"} == {
         "sequential_maps": 0,
         "parallel_maps": 1,
         "prefetched": True,
+        "cached": False,
     }
+    assert [s["stage"] for s in found["stages"]] == ["range", "parallel map", "batch", "prefetch"]
+
+
+def test_a_generator_and_a_cache_are_named_in_order():
+    dataset = tf.data.Dataset.from_generator(
+        lambda: iter(np.arange(6)), output_signature=tf.TensorSpec((), tf.int64)
+    )
+    found = pipeline.inspect(tf, dataset.batch(2).cache().prefetch(tf.data.AUTOTUNE))
+    assert found["cached"] and found["prefetched"]
+    assert found["stages"] == [
+        {"stage": "from_generator", "python": True},
+        {"stage": "batch", "python": False},
+        {"stage": "cache", "python": False},
+        {"stage": "prefetch", "python": False},
+    ]
+    assert report.pipeline_line({"pipeline": found}) == (
+        "from_generator (Python) > batch > cache > prefetch: 0 maps without "
+        "num_parallel_calls, 0 with it, a cache(), ends in a prefetch"
+    )
 
 
 @pytest.mark.parametrize("source", ["range", "generator"])

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from scripts.tuning import validation
+from benchmarks.tune import validation
 from tests.tune_validation import committed_verdicts, measured_with_intervals, tune_json
 
 CASE = validation.case_named("feeding_generator.py")

@@ -1,5 +1,5 @@
 """The committed full validation run (docs/_generated/tune/validation.json, made by
-`python -m scripts.tuning.validation`): the table the Tune your own model page shows is what
+`python -m benchmarks.tune.validation`): the table the Tune your own model page shows is what
 the run renders to (never typed), every case ran on both variants, and the renderer checks
 and escapes what the file holds."""
 
@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from scripts.tuning import validation
+from benchmarks.tune import validation
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ tests/test_tune_runner.py."""
 
 from __future__ import annotations
 
-from scripts.tuning import validation
+from benchmarks.tune import validation
 from tests.tune_validation import committed_verdicts
 
 CASE = validation.case_named("threads_default.py")

@@ -19,14 +19,30 @@ def force(value: object) -> None:
         value.numpy()
 
 
+def timed_call(run) -> float:
+    """Seconds one call of run takes, its result forced. A run may have prepare() and
+    release(): called before and after, outside the timing (tune's dataset arms take a fresh
+    iterator there and drop it after, so no pipeline runs while another run is timed)."""
+    prepare = getattr(run, "prepare", None)
+    release = getattr(run, "release", None)
+    if prepare:
+        prepare()
+    try:
+        start = time.perf_counter()
+        force(run())
+        return time.perf_counter() - start
+    finally:
+        if release:
+            release()
+
+
 def first_calls(run, warmup: int) -> float | None:
     """Run the warm-up calls; return how long the first one took (None with no warm-up)."""
     first_call_s = None
     for _ in range(warmup):
-        start = time.perf_counter()
-        force(run())
+        elapsed = timed_call(run)
         if first_call_s is None:
-            first_call_s = time.perf_counter() - start
+            first_call_s = elapsed
     return first_call_s
 
 
@@ -58,16 +74,14 @@ def interleaved_rounds(
         order = list(active)
         rng.shuffle(order)
         for position, name in enumerate(order):
-            start = time.perf_counter()
             try:
-                force(runs[name]())
+                elapsed = timed_call(runs[name])
             except Exception as error:  # the others' rounds go on without it
                 active.remove(name)
                 del times[name], positions[name]
                 if on_error:
                     on_error(name, error)
                 continue
-            elapsed = time.perf_counter() - start
             times[name].append(elapsed)
             positions[name].append(position)
             spent += elapsed
@@ -75,3 +89,24 @@ def interleaved_rounds(
         if on_round:
             on_round(times, positions)
     return times, positions
+
+
+def process_rounds(names, rounds: int, seed: int, run_one, announce=None) -> None:
+    """Run each name once per round, in a seeded shuffled order per round: the schedule of
+    variants that need processes of their own (the harness's isolated snippets, tune's
+    thread and device arms, the ground truth's arms).
+
+    run_one(name, position) runs one process and returns False when the name failed: it
+    leaves the rounds that follow. announce(number, order) is called before each round. To
+    stop all rounds at once (Ctrl-C), run_one raises.
+    """
+    rng = random.Random(seed)
+    active = list(names)
+    for number in range(rounds):
+        order = list(active)
+        rng.shuffle(order)
+        if announce:
+            announce(number, order)
+        for position, name in enumerate(order):
+            if not run_one(name, position):
+                active.remove(name)

@@ -12,7 +12,6 @@ import argparse
 import fcntl
 import json
 import os
-import random
 import statistics
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from pathlib import Path
 
 from scripts.core import catalog, claims, comparison, provenance, software_stack, stats
 from scripts.core import store as results
+from scripts.core.rounds import process_rounds
 from scripts.measuring import noise_check
 
 QUICK_RESULTS_DIR = catalog.ROOT / "build" / "quick-results"
@@ -186,7 +186,6 @@ def alternating_processes(
     # over the process rounds), so their timings pair round by round.
     per_process = max(1, -(-method["max_rounds"] // rounds))
     child_method = {**method, "min_rounds": per_process, "max_rounds": per_process}
-    rng = random.Random(method.get("order_seed", 0))
     merged: dict = {
         "variants": {},
         "error": None,
@@ -200,23 +199,26 @@ def alternating_processes(
         },
     }
     parts: dict[str, list[dict]] = {v: [] for v in chosen}
-    for number in range(rounds):
-        order = [v for v in chosen if v not in merged["variants"]]  # failed ones drop out
-        rng.shuffle(order)
+
+    def announce(number: int, order: list[str]) -> None:
         print(f"  process round {number + 1}/{rounds}: {', '.join(order)}", file=sys.stderr)
-        for position, variant in enumerate(order):
-            report = run_child(snippet, child_method, args.timeout, args.snippets_dir, [variant])
-            for key in ("devices", "variant_labels", "variant_order", "baseline", "references"):
-                if key in report:
-                    merged[key] = report[key]
-            outcome = report.get("variants", {}).get(variant)
-            if outcome is None:
-                outcome = {"error": report.get("error") or "not measured (child stopped)"}
-            if "error" in outcome:
-                merged["variants"][variant] = outcome
-                parts.pop(variant, None)
-                continue
-            parts[variant].append({**outcome["stats"], "position": position})
+
+    def run_one(variant: str, position: int) -> bool:
+        report = run_child(snippet, child_method, args.timeout, args.snippets_dir, [variant])
+        for key in ("devices", "variant_labels", "variant_order", "baseline", "references"):
+            if key in report:
+                merged[key] = report[key]
+        outcome = report.get("variants", {}).get(variant)
+        if outcome is None:
+            outcome = {"error": report.get("error") or "not measured (child stopped)"}
+        if "error" in outcome:  # it drops out of the rounds that follow
+            merged["variants"][variant] = outcome
+            parts.pop(variant, None)
+            return False
+        parts[variant].append({**outcome["stats"], "position": position})
+        return True
+
+    process_rounds(chosen, rounds, method.get("order_seed", 0), run_one, announce)
     for variant, pieces in parts.items():
         if pieces:
             merged["variants"][variant] = {"stats": joined_stats(pieces)}

@@ -28,6 +28,14 @@ HELD_BATCHES = 32  # at most this many batches are held in memory for the in-mem
 # epoch, and the rounds time the epochs that follow.
 PRIME_BATCHES, PRIME_S = 2000, 10.0
 PROGRESS_EVERY_S = 2.0  # a progress line at most this often
+# A dataset arm reads a fresh iterator for every timed run and drops it after, so that no
+# arm's pipeline produces in the background (tf.data's prefetch would keep it running) while
+# another arm is timed (issue 27); its first WARM_STEPS steps on that iterator are untimed.
+WARM_STEPS = 2
+# How dataset arms hold their iterators: "fresh" (the above) or "kept" (one iterator per arm
+# for the whole run, tune's design before issue 27, kept for benchmarks/tune/ground_truth.py
+# to show what it measured).
+ITERATORS = ("fresh", "kept")
 
 
 def say(text: str) -> None:
@@ -86,18 +94,28 @@ class Setup:
         """An endless iterator over the reader's batches (the dataset read again and again),
         with batches factor times as large, its maps made parallel or a prefetch added, when
         asked."""
+        if data.kind == "dataset":
+            return iter(self.arm_dataset(data, factor, prefetch, parallel))
+        size = data.batch_size * factor
+        if size > model_file.leading_length(data.x):
+            raise ModelFileError(
+                f"{self.path}: training_data() has {model_file.leading_length(data.x)} rows, "
+                f"fewer than one batch of {size}; expected more data for the x{factor} batch"
+            )
+        # Sliced once: NumPy slices are views, converted at every step as fit's caller's
+        # loop would; tensors given as arrays are not converted again.
+        starts = range(0, model_file.leading_length(data.x) - size + 1, size)
+        return itertools.cycle([(data.x[s : s + size], data.y[s : s + size]) for s in starts])
+
+    def arm_dataset(
+        self,
+        data: model_file.TrainingData,
+        factor: int = 1,
+        prefetch: bool = False,
+        parallel: bool = False,
+    ):
+        """The reader's dataset repeated without end, changed as the arm asks."""
         tf = self.tf
-        if data.kind == "arrays":
-            size = data.batch_size * factor
-            if size > model_file.leading_length(data.x):
-                raise ModelFileError(
-                    f"{self.path}: training_data() has {model_file.leading_length(data.x)} rows, "
-                    f"fewer than one batch of {size}; expected more data for the x{factor} batch"
-                )
-            # Sliced once: NumPy slices are views, converted at every step as fit's caller's
-            # loop would; tensors given as arrays are not converted again.
-            starts = range(0, model_file.leading_length(data.x) - size + 1, size)
-            return itertools.cycle([(data.x[s : s + size], data.y[s : s + size]) for s in starts])
         dataset = pipeline.parallelized(tf, data.dataset) if parallel else data.dataset
         dataset = dataset.repeat()
         if factor > 1:
@@ -105,7 +123,7 @@ class Setup:
             dataset = dataset.rebatch(size, drop_remainder=True)
         if prefetch:
             dataset = dataset.prefetch(tf.data.AUTOTUNE)
-        return iter(dataset)
+        return dataset
 
     def batch_size(self) -> int:
         """The reader's batch size (a dataset's first batch read once to learn it)."""
@@ -156,13 +174,17 @@ def next_batch(setup: Setup, stream, read: int):
 class Timed:
     """One arm: a model and its batches; a call does STEPS_PER_RUN training steps.
 
-    A dataset is read as model.fit reads it: one iterator, handed to the model's own
-    train_function, which takes the next batch inside the compiled step. Arrays are sliced
-    into NumPy batches given to train_on_batch, converted at every step.
+    A dataset is read as model.fit reads it: an iterator handed to the model's own
+    train_function, which takes the next batch inside the compiled step. Given its dataset,
+    the arm takes a fresh iterator before every timed run and its first WARM_STEPS steps
+    (prepare(), untimed), and drops it after the run (release()): between its runs its
+    pipeline is stopped. Arrays are sliced into NumPy batches given to train_on_batch,
+    converted at every step.
     """
 
-    def __init__(self, setup: Setup, model, stream, samples: int) -> None:
+    def __init__(self, setup: Setup, model, stream, samples: int, dataset=None) -> None:
         self.setup, self.model, self.stream, self.samples = setup, model, stream, samples
+        self.dataset = dataset  # None: one stream for the whole run
         self.read = 0
         self.memory: dict[str, list] | None = None  # the drift experiment's samples, per run
         self.iterator = type(stream).__module__.startswith("tensorflow.")
@@ -172,25 +194,43 @@ class Timed:
             model.make_train_function()
             self.per_call = max(1, int(getattr(model, "steps_per_execution", 1) or 1))
             self.samples *= self.per_call
+        self.release()
+
+    def prepare(self) -> None:
+        """Before a timed run, untimed: a fresh iterator and its first WARM_STEPS steps."""
+        if self.dataset is None:
+            return
+        self.stream, self.read = iter(self.dataset), 0
+        for _ in range(WARM_STEPS):
+            self.step()
+
+    def release(self) -> None:
+        """After a timed run, untimed: the iterator is dropped, and its pipeline stops."""
+        if self.dataset is not None:
+            self.stream = None
 
     def next(self):
         batch = next_batch(self.setup, self.stream, self.read)
         self.read += 1
         return batch
 
+    def step(self):
+        """One training step (steps_per_execution of them for the model's train_function)."""
+        if not self.iterator:
+            return train_step(self.model, self.next())
+        try:
+            loss = scalar(self.model.train_function(self.stream))
+        except Exception as error:
+            if isinstance(error, StopIteration) or type(error).__name__ == "OutOfRangeError":
+                raise ran_out(self.setup, self.read) from None
+            raise
+        self.read += self.per_call
+        return loss
+
     def __call__(self):
         loss = None
         for _ in range(self.setup.steps):
-            if not self.iterator:
-                loss = train_step(self.model, self.next())
-                continue
-            try:
-                loss = scalar(self.model.train_function(self.stream))
-            except Exception as error:
-                if isinstance(error, StopIteration) or type(error).__name__ == "OutOfRangeError":
-                    raise ran_out(self.setup, self.read) from None
-                raise
-            self.read += self.per_call
+            loss = self.step()
         return loss
 
     def sample_memory(self, runs: int) -> dict[str, list]:
@@ -209,8 +249,8 @@ def train_step(model, batch):
 
 
 def in_memory(setup: Setup, data: model_file.TrainingData, stream):
-    """The next batches held in memory, read again and again: as tensors for arrays, as the
-    cheapest dataset that gives them for a dataset."""
+    """The next batches held in memory, read again and again: as tensors cycled through for
+    arrays, as the cheapest dataset that gives them for a dataset."""
     tf = setup.tf
     batches = held(setup, stream, min(setup.steps, HELD_BATCHES))
     if data.kind == "arrays":
@@ -218,13 +258,19 @@ def in_memory(setup: Setup, data: model_file.TrainingData, stream):
     dataset = tf.data.Dataset.from_tensors(batches[0])
     for batch in batches[1:]:
         dataset = dataset.concatenate(tf.data.Dataset.from_tensors(batch))
-    return iter(dataset.cache().repeat().prefetch(tf.data.AUTOTUNE))
+    return dataset.cache().repeat().prefetch(tf.data.AUTOTUNE)
 
 
-def build_arm(setup: Setup, experiment: str, arm: str, prefetched: bool | None = None) -> Timed:
+def build_arm(
+    setup: Setup,
+    experiment: str,
+    arm: str,
+    prefetched: bool | None = None,
+    iterators: str = "fresh",
+) -> Timed:
     """The arm's model and batches (the baseline of any experiment is the model as given).
     prefetched: whether the reader's pipeline ends in a prefetch, as the check found it (the
-    parallel_map arm adds one where it does not)."""
+    parallel_map arm adds one where it does not); iterators: ITERATORS."""
     data = setup.data()
     size = setup.batch_size()
     kwargs: dict = {}
@@ -243,12 +289,20 @@ def build_arm(setup: Setup, experiment: str, arm: str, prefetched: bool | None =
     elif arm.startswith("mixed_"):
         kwargs["policy"] = arm
     model = setup.model(**kwargs)
-    stream = setup.batches(data, factor, prefetch, parallel)
+    samples = setup.steps * size * factor
+    if data.kind == "arrays":
+        stream = setup.batches(data, factor)
+        if arm == "in_memory":
+            stream = in_memory(setup, data, stream)
+        return Timed(setup, model, stream, samples)
+    dataset = setup.arm_dataset(data, factor, prefetch, parallel)
     if arm == "in_memory":
-        stream = in_memory(setup, data, stream)
-    elif data.kind == "dataset":
-        prime(setup, stream, epoch_batches(data.dataset, factor))
-    return Timed(setup, model, stream, setup.steps * size * factor)
+        dataset = in_memory(setup, data, iter(dataset))
+    else:  # a cache() is filled once: every iterator of the dataset reads it after
+        prime(setup, iter(dataset), epoch_batches(data.dataset, factor))
+    if iterators == "kept":
+        return Timed(setup, model, iter(dataset), samples)
+    return Timed(setup, model, iter(dataset), samples, dataset)
 
 
 def epoch_batches(dataset, factor: int = 1) -> int:
@@ -434,7 +488,9 @@ def measure(setup: Setup, args, report: dict, out: Path) -> None:
     for name in chosen:
         entry = report["arms"].setdefault(name, {"label": labels.get(name, name)})
         try:
-            runs[name] = build_arm(setup, args.experiment, name, args.facts.get("prefetched"))
+            runs[name] = build_arm(
+                setup, args.experiment, name, args.facts.get("prefetched"), args.iterators
+            )
             entry["samples_per_run"] = runs[name].samples
             entry["first_call_s"] = rounds.first_calls(runs[name], args.warmup)
             if args.experiment == "drift":  # memory after each timed run, from here on
@@ -519,6 +575,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--max-rounds", type=int, default=40)
     parser.add_argument("--budget", type=float, default=5.0, help="timed seconds per arm")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--iterators", choices=ITERATORS, default="fresh", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, required=True)
     return parser.parse_args(argv)
 

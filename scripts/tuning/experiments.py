@@ -33,6 +33,16 @@ RTOL, ATOL = 1e-3, 1e-5
 TRACE_STEPS = 6
 RETRACING_STEPS = 2
 RETRACING_LINK = "docs/graph-execution.md#the-retracing-trap"
+# Why the XLA arm is not run on an Apple-silicon Mac where TensorFlow lists the Metal GPU
+# (the runner sets facts["metal_gpu"]): keras-team/keras v3.10.0, keras/src/trainers/
+# trainer.py l.1128-1135, and the jit_compile setter falls back to False (data/sources.yml,
+# keras-trainer-v3-10-0). tune has not been run on a Mac: this path is tested with a fake one.
+XLA_ON_METAL = (
+    "XLA not tried on a Mac with the Metal GPU: Keras 3.10's model_supports_jit returns False "
+    'when TensorFlow lists a GPU there ("XLA not supported with TF on MacOS GPU"), and '
+    "jit_compile=True then falls back to False, so the arm would train the model as given "
+    "(docs/graph-execution.md#modelcompilejit_compile-with-fit)"
+)
 
 
 @dataclass(frozen=True)
@@ -67,8 +77,7 @@ def input_arms(facts: dict) -> list[Arm]:
         Arm(
             "in_memory",
             "the same batches held in memory (no input pipeline)",
-            "make the input pipeline keep up: cache(), prefetch(tf.data.AUTOTUNE), "
-            "map(..., num_parallel_calls=tf.data.AUTOTUNE), or prepare the data once",
+            in_memory_change(facts.get("pipeline")),
             "docs/input-pipeline.md#what-to-do",
         )
     ]
@@ -95,6 +104,75 @@ def input_arms(facts: dict) -> list[Arm]:
             )
         )
     return found
+
+
+USUAL_FIXES = "cache(), prefetch(tf.data.AUTOTUNE), map(..., num_parallel_calls=tf.data.AUTOTUNE)"
+PER_ELEMENT = frozenset({"map", "parallel map", "filter"})
+
+
+def pipeline_fixes(found: dict) -> tuple[list[str], list[str]]:
+    """(the usual fixes the pipeline already has, those it lacks), from pipeline.inspect."""
+    has, lacks = [], []
+    (has if found.get("cached") else lacks).append("cache()")
+    if found.get("prefetched"):
+        has.append("a prefetch at the end")
+    else:
+        lacks.append("prefetch(tf.data.AUTOTUNE)")
+    if found.get("sequential_maps"):
+        lacks.append("map(..., num_parallel_calls=tf.data.AUTOTUNE)")
+    elif found.get("parallel_maps"):
+        has.append("parallel maps")
+    return has, lacks
+
+
+def costly_stage(found: dict) -> str | None:
+    """The stage the inspection says costs the time, where it can tell: of the stages that
+    run at every epoch (after a cache(), which replays what comes before it), one that runs
+    Python, else the per-element maps before batch; None where it cannot tell."""
+    stages = found.get("stages") or []
+    names = [stage["stage"] for stage in stages]
+    live = stages[names.index("cache") + 1 :] if "cache" in names else stages
+    python = [stage["stage"] for stage in live if stage["python"]]
+    if python:
+        many = len(python) > 1
+        return (
+            f"its {' and '.join(python)} stage{'s' if many else ''} run{'' if many else 's'} "
+            "Python for every element, which holds Python's GIL: no tf.data option spreads "
+            "that over cores"
+        )
+    before_batch = []
+    for stage in live:
+        if stage["stage"] in ("batch", "padded_batch"):
+            break
+        if stage["stage"] in PER_ELEMENT:
+            before_batch.append(stage["stage"])
+    if before_batch:
+        count = len(before_batch)
+        return (
+            f"its {count} per-element stage{'s' if count > 1 else ''} before batch "
+            f"({', '.join(before_batch)}) run{'' if count > 1 else 's'} once per example: "
+            "after batch, the same ops run once per batch"
+        )
+    return None
+
+
+def in_memory_change(found: dict | None) -> str:
+    """What to change when batches held in memory are faster: only the usual fixes the
+    pipeline lacks, what it already has named, and the costly stage where it is known."""
+    if not found or found.get("error"):
+        return f"make the input pipeline keep up: {USUAL_FIXES}, or prepare the data once"
+    has, lacks = pipeline_fixes(found)
+    stage = costly_stage(found)
+    if lacks:
+        text = f"make the input pipeline keep up: {', '.join(lacks)}, or prepare the data once"
+        if has:
+            text += f" (it already has {' and '.join(has)})"
+    else:
+        text = (
+            f"the pipeline already has {', '.join(has)}: prepare the data once (ahead of "
+            "training, or in TensorFlow ops)"
+        )
+    return f"{text}; {stage}" if stage else text
 
 
 def retracing(facts: dict) -> bool:
@@ -128,6 +206,8 @@ def graph_arms(facts: dict) -> list[Arm]:
                 "docs/graph-execution.md#a-a-step-made-of-many-small-ops",
             )
         ]
+    if facts.get("metal_gpu"):
+        return []  # XLA_ON_METAL: the arm would train the model as given
     jit = bool(facts.get("jit_compile"))
     return [
         Arm(
@@ -233,6 +313,8 @@ def applicable(experiment: str, facts: dict) -> str | None:
         return "a GPU is in use: thread counts are a CPU run's experiment"
     if experiment in ("device", "correctness") and not facts.get("gpu"):
         return "TensorFlow sees no GPU here"
+    if experiment == "graph" and not graph_arms(facts):
+        return XLA_ON_METAL
     if experiment == "precision" and not precision_arms(facts):
         return f"the model already uses the {facts.get('policy')} policy"
     return None

@@ -1,6 +1,7 @@
-"""The reader's tf.data pipeline as TensorFlow serialises it: which of its maps run one element
-at a time (no num_parallel_calls), whether it ends in a prefetch, and the same pipeline with
-num_parallel_calls=tf.data.AUTOTUNE on those maps (the input experiment's arm).
+"""The reader's tf.data pipeline as TensorFlow serialises it: its stages in order, which of its
+maps run one element at a time (no num_parallel_calls), whether it caches, whether it ends in a
+prefetch, which stages run Python (from_generator, numpy_function, py_function), and the same
+pipeline with num_parallel_calls=tf.data.AUTOTUNE on those maps (the input experiment's arm).
 
 The dataset is serialised with the raw op DatasetToGraphV2 (the graph tf.data itself saves in
 checkpoints and ships to tf.data service) and read as a GraphDef: a `map` written without
@@ -14,6 +15,34 @@ from __future__ import annotations
 SEQUENTIAL_MAP = "MapDataset"
 PARALLEL_MAP = "ParallelMapDatasetV2"
 PREFETCH = "PrefetchDataset"
+CACHES = frozenset({"CacheDataset", "CacheDatasetV2"})
+BATCHES = frozenset(
+    {"BatchDataset", "BatchDatasetV2", "PaddedBatchDatasetV2", "ParallelBatchDataset"}
+)
+# Ops that run Python: numpy_function (and from_generator's next()) and py_function.
+PYTHON_OPS = frozenset({"PyFunc", "PyFuncStateless", "EagerPyFunc"})
+GENERATOR = "GeneratorDataset"  # from_generator: a FlatMapDataset over this, in its function
+# The stages' names in the report's words; another op keeps its own name, "Dataset" cut.
+STAGE_NAMES = {
+    SEQUENTIAL_MAP: "map",
+    PARALLEL_MAP: "parallel map",
+    PREFETCH: "prefetch",
+    "CacheDataset": "cache",
+    "CacheDatasetV2": "cache",
+    "BatchDataset": "batch",
+    "BatchDatasetV2": "batch",
+    "PaddedBatchDatasetV2": "padded_batch",
+    "ParallelBatchDataset": "batch",
+    "ShuffleDatasetV3": "shuffle",
+    "RepeatDataset": "repeat",
+    "TensorSliceDataset": "from_tensor_slices",
+    "TensorDataset": "from_tensors",
+    "RangeDataset": "range",
+    "FilterDataset": "filter",
+    "FlatMapDataset": "flat_map",
+    "ParallelInterleaveDatasetV4": "interleave",
+    "InterleaveDataset": "interleave",
+}
 # Nodes that wrap the last transformation without being one (with_options, the autotuning
 # model tf.data adds): looked through to see whether the pipeline ends in a prefetch.
 WRAPPERS = frozenset({"OptionsDataset", "ModelDataset"})
@@ -52,8 +81,51 @@ def last_transformation(graph) -> str | None:
     return None
 
 
+def chain(graph) -> list:
+    """The nodes the elements pass through, from the source to the last transformation
+    (each node's first input followed back from the output; wrappers left out)."""
+    nodes = {node.name: node for node in graph.node}
+    out = next((node for node in graph.node if node.op == "_Retval"), None)
+    name = out.input[0] if out is not None and out.input else None
+    found = []
+    while name in nodes:
+        node = nodes[name]
+        if node.op.endswith("Dataset") or node.op.startswith(tuple(STAGE_NAMES)):
+            if node.op not in WRAPPERS:
+                found.append(node)
+        inputs = [i for i in node.input if not i.startswith("^")]
+        name = inputs[0].split(":")[0] if inputs else None
+    return found[::-1]
+
+
+def function_ops(graph, node) -> set[str]:
+    """The ops of the functions a node calls (its attrs' functions), nested calls included."""
+    library = {function.signature.name: function for function in graph.library.function}
+    todo = [attr.func.name for attr in node.attr.values() if attr.func.name]
+    seen, ops = set(), set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in library:
+            continue
+        seen.add(name)
+        for inner in library[name].node_def:
+            ops.add(inner.op)
+            todo.append(inner.op)  # a call of another library function by name
+            todo += [attr.func.name for attr in inner.attr.values() if attr.func.name]
+    return ops
+
+
+def stage_of(graph, node) -> dict:
+    ops = function_ops(graph, node)
+    name = STAGE_NAMES.get(node.op, node.op.removesuffix("Dataset"))
+    if node.op == "FlatMapDataset" and GENERATOR in ops:
+        name = "from_generator"
+    return {"stage": name, "python": bool(ops & PYTHON_OPS)}
+
+
 def inspect(tf, dataset) -> dict:
-    """How many maps run sequentially and whether the pipeline ends in a prefetch; an
+    """The pipeline's stages in order (each: its name, whether it runs Python), how many maps
+    run sequentially and in parallel, whether it caches and whether it ends in a prefetch; an
     'error' instead where the dataset cannot be serialised."""
     try:
         graph = graph_of(tf, dataset)
@@ -64,7 +136,23 @@ def inspect(tf, dataset) -> dict:
         "sequential_maps": ops.count(SEQUENTIAL_MAP),
         "parallel_maps": ops.count(PARALLEL_MAP),
         "prefetched": last_transformation(graph) == PREFETCH,
+        "cached": any(op in CACHES for op in ops),
+        "stages": stages_of(graph),
     }
+
+
+def stages_of(graph) -> list[dict]:
+    """The chain's stages; from_generator's own from_tensors (its seed) is left out."""
+    stages = [stage_of(graph, node) for node in chain(graph)]
+    return [
+        stage
+        for index, stage in enumerate(stages)
+        if not (
+            stage["stage"] == "from_tensors"
+            and index + 1 < len(stages)
+            and stages[index + 1]["stage"] == "from_generator"
+        )
+    ]
 
 
 def parallelized(tf, dataset):

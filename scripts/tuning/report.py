@@ -82,8 +82,14 @@ def pipeline_line(facts: dict) -> str | None:
     words = [
         f"{maps} map{'' if maps == 1 else 's'} without num_parallel_calls",
         f"{found['parallel_maps']} with it",
-        "ends in a prefetch" if found["prefetched"] else "no prefetch at the end",
     ]
+    if "cached" in found:
+        words.append("a cache()" if found["cached"] else "no cache()")
+    words.append("ends in a prefetch" if found["prefetched"] else "no prefetch at the end")
+    stages = found.get("stages")
+    if stages:
+        names = [s["stage"] + (" (Python)" if s["python"] else "") for s in stages]
+        return f"{' > '.join(names)}: {', '.join(words)}"
     return ", ".join(words)
 
 

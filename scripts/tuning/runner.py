@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import random
 import signal
 import statistics
 import subprocess
@@ -23,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from scripts.core import project_files, provenance
+from scripts.core import rounds as rounds_core
 from scripts.tuning import analysis, experiments, model_file
 
 DEFAULT_BUDGET_S = 240.0
@@ -35,6 +35,14 @@ DRIFT_MAX_ROUNDS = 600
 # test, each of three pairs leaning one way by chance (one time in four when they are alike).
 PROCESS_ROUNDS, MAX_PROCESS_ROUNDS, RUNS_PER_PROCESS = 5, 10, 5
 CHECK_TIMEOUT_S = 300.0
+# How the input experiment's variants are timed (issue 27). "processes", the design tune uses:
+# every variant in processes of its own, in process rounds, as the thread counts. "fresh":
+# interleaved rounds in one process, a fresh iterator per timed run (child.WARM_STEPS untimed),
+# dropped after it. "kept": interleaved rounds, one iterator per variant for the whole run, the
+# design before, under which the pipeline as given went on producing while the other variants
+# were timed. benchmarks/tune/ground_truth.py ran all three on planted models whose answer was
+# measured end to end, and "processes" agreed with it where the other two did not (Tune page).
+DESIGNS = ("processes", "fresh", "kept")
 # The child imports the stage from the project (a folder, or tf-doctor.pyz itself) ahead of
 # anything in the reader's working folder.
 BOOT = (
@@ -148,33 +156,36 @@ def run_isolated(
 ) -> dict:
     """Each arm in processes of its own, in process rounds (order shuffled per round, seeded);
     an arm's times are one per process (the median of its runs), paired by round."""
-    arms = experiments.arms(experiment, facts)
-    merged: dict = {"arms": {a.name: {"label": a.label} for a in arms}, "error": None}
-    rng = random.Random(0)
-    for number in range(rounds):
-        order = [a for a in arms if "error" not in merged["arms"][a.name]]
-        rng.shuffle(order)
-        names = ", ".join(a.name for a in order)
-        say(f"  {experiment}: process round {number + 1}/{rounds}: {names}")
-        for arm in order:
-            options = ["--arm", arm.name, "--min-rounds", str(RUNS_PER_PROCESS)]
-            options += ["--max-rounds", str(RUNS_PER_PROCESS), "--budget", "0"]
-            options += arm_options(arm.name)
-            report = run_child(path, experiment, say, facts, tuple(options), timeout)
-            got = (report.get("arms") or {}).get(arm.name) or {}
-            entry = merged["arms"][arm.name]
-            if report.get("error") or "error" in got:
-                entry["error"] = got.get("error") or report["error"]
-            elif got.get("times_s"):
-                # One time per process: the median of its runs. Runs of different processes
-                # are not paired by their order (a process's start and the machine's load
-                # differ); processes of the same round, started one after another, are.
-                entry["samples_per_run"] = got["samples_per_run"]
-                entry.setdefault("run_times_s", []).append(got["times_s"])
-                entry.setdefault("times_s", []).append(statistics.median(got["times_s"]))
-            if report.get("interrupted"):
-                merged["interrupted"] = True
-                return merged
+    arms = {a.name: a for a in experiments.arms(experiment, facts)}
+    merged: dict = {"arms": {name: {"label": a.label} for name, a in arms.items()}, "error": None}
+
+    def announce(number: int, order: list[str]) -> None:
+        say(f"  {experiment}: process round {number + 1}/{rounds}: {', '.join(order)}")
+
+    def run_one(name: str, position: int) -> bool:
+        options = ["--arm", name, "--min-rounds", str(RUNS_PER_PROCESS)]
+        options += ["--max-rounds", str(RUNS_PER_PROCESS), "--budget", "0"]
+        options += arm_options(name)
+        report = run_child(path, experiment, say, facts, tuple(options), timeout)
+        got = (report.get("arms") or {}).get(name) or {}
+        entry = merged["arms"][name]
+        if report.get("error") or "error" in got:
+            entry["error"] = got.get("error") or report["error"]
+        elif got.get("times_s"):
+            # One time per process: the median of its runs. Runs of different processes
+            # are not paired by their order (a process's start and the machine's load
+            # differ); processes of the same round, started one after another, are.
+            entry["samples_per_run"] = got["samples_per_run"]
+            entry.setdefault("run_times_s", []).append(got["times_s"])
+            entry.setdefault("times_s", []).append(statistics.median(got["times_s"]))
+        if report.get("interrupted"):
+            raise Interrupted
+        return "error" not in entry
+
+    try:
+        rounds_core.process_rounds(list(arms), rounds, 0, run_one, announce)
+    except Interrupted:
+        merged["interrupted"] = True
     return merged
 
 
@@ -197,9 +208,12 @@ def tune(
     budget_s: float = DEFAULT_BUDGET_S,
     say: Callable[[str], None] = print,
     probe: provenance.Probe | None = None,
+    design: str = DESIGNS[0],
 ) -> dict:
     """Check the file, run the experiments and return the report (see report.py); probe
-    stands for the operating system where tests fake a Mac."""
+    stands for the operating system where tests fake a Mac; design: one of DESIGNS."""
+    if design not in DESIGNS:
+        raise ValueError(f"design {design!r}: expected one of {', '.join(DESIGNS)}")
     started = time.perf_counter()
     report: dict = {
         "tool": "tune",
@@ -237,6 +251,7 @@ def tune(
         return report
     facts = report["facts"] = check["facts"]
     provenance.set_devices(report["machine"], facts["devices"])
+    facts["metal_gpu"] = metal_gpu(report["machine"], facts)
     note = mac_gpu_note(report["machine"], report["software"], facts)
     if note:
         report["notes"].append(note)
@@ -249,7 +264,7 @@ def tune(
             names = ", ".join(a.name for a in arms)
             say(f"[{index + 1}/{len(chosen)}] {experiments.TITLES[name]}: {names}")
             timeout = max(CHECK_TIMEOUT_S, 4 * share + 60)
-            if name in experiments.ISOLATED:
+            if name in experiments.ISOLATED or (name == "input" and design == "processes"):
                 count = process_rounds(share, len(arms), startup_s)
                 say(
                     f"  {name}: {count} process rounds of {len(arms)} processes "
@@ -260,6 +275,8 @@ def tune(
             else:
                 per_arm = max(0.2, (share - 1.5 * startup_s) / len(arms))
                 options = rounds_options(per_arm, name)
+                if design == "kept":
+                    options += ("--iterators", "kept")
                 measured = run_child(path, name, say, facts, options, timeout)
             report["experiments"][name] = measured
             if measured.get("interrupted"):
@@ -290,6 +307,11 @@ def finish(report: dict) -> None:
     if share:
         report["notes"].append(share)
     report["rows"] = [row.as_dict() for row in analysis.ranked(rows)]
+
+
+def metal_gpu(machine: dict, facts: dict) -> bool:
+    """An Apple-silicon Mac where TensorFlow lists a GPU (the Metal plugin's)."""
+    return machine.get("os") == "Darwin" and machine.get("arch") == "arm64" and bool(facts["gpu"])
 
 
 def mac_gpu_note(machine: dict, software: dict, facts: dict) -> str | None:

@@ -1,6 +1,6 @@
 """tune model file: snippets/batch_size/mlp.py's network at a batch of 65536, where a larger
 batch must not be recommended. The batch is not typed from a tune result: it is the one
-`python -m scripts.tuning.batch_plateau` chose by its rule, committed before the sweep ran
+`python -m benchmarks.tune.batch_plateau` chose by its rule, committed before the sweep ran
 (the smallest batch whose x2 and x4 gains both have their whole 95% interval below tune's 5%
 threshold), on the machine the committed sweep names; another machine may level off
 elsewhere. docs/_generated/tune/batch_plateau.json holds the run, and a test holds the two

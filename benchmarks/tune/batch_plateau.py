@@ -14,7 +14,7 @@ the gain under which tune advises nothing: this sweep then shows that neither la
 gains 5% there. Where no batch of the ladder qualifies, the case has no better variant on this
 machine, and the run says so.
 
-Usage: python -m scripts.tuning.batch_plateau [--budget SECONDS] [--write | --render]
+Usage: python -m benchmarks.tune.batch_plateau [--budget SECONDS] [--write | --render]
 (--write keeps the run in docs/_generated/tune/batch_plateau.json and the page's table beside
 it; --render only renders the committed run again)
 """
@@ -28,9 +28,10 @@ import statistics
 import sys
 from pathlib import Path
 
+from benchmarks.tune import committed_run
 from scripts.core import catalog, plain_text, project_files, rounds, stats
 from scripts.core import store as results
-from scripts.tuning import analysis, committed_run
+from scripts.tuning import analysis
 
 SNIPPET = "batch_size/mlp"
 LADDER = tuple(1024 * 2**k for k in range(9))  # 1024 (the snippet's largest) to 262144

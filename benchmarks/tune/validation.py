@@ -3,7 +3,7 @@
 For each case, tune runs on the snippet's slow variant and on its better one, both written as
 model files in tests/tune_models/. On the slow variant the top recommendation must be the
 case's factor with a 95% interval above 1; on the better variant no recommendation may be
-that factor. The tests run the same cases at small budgets; `python -m scripts.tuning.validation`
+that factor. The tests run the same cases at small budgets; `python -m benchmarks.tune.validation`
 runs them all at a full budget and writes the committed run (JSON) and the table the Tune your
 own model page shows, rendered from it (render() is what a test compares).
 """
@@ -17,9 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from benchmarks.tune import committed_run
 from scripts.core import plain_text, project_files
 from scripts.core import store as results
-from scripts.tuning import analysis, committed_run, experiments, runner
+from scripts.tuning import analysis, experiments, runner
 
 MODELS = project_files.ROOT / "tests" / "tune_models"
 OUT_DIR = project_files.ROOT / "docs" / "_generated" / "tune"

@@ -7,7 +7,7 @@ tune's arm (child.Timed: its batch counting, error handling and loss reading), a
 interval of tune / bare is given. A ratio whose interval's upper end is below 1.02 is within
 the issue's bound.
 
-Usage: python -m scripts.tuning.overhead FILE [FILE ...] [--budget SECONDS] [--write]
+Usage: python -m benchmarks.tune.overhead FILE [FILE ...] [--budget SECONDS] [--write]
 (--write keeps the run in docs/_generated/tune/overhead.json and the page's table beside it)
 """
 
@@ -20,9 +20,10 @@ import statistics
 import sys
 from pathlib import Path
 
+from benchmarks.tune import committed_run
 from scripts.core import plain_text, project_files, rounds, stats
 from scripts.core import store as results
-from scripts.tuning import child, committed_run
+from scripts.tuning import child
 
 BOUND = 1.02
 OUT_DIR = project_files.ROOT / "docs" / "_generated" / "tune"
@@ -30,31 +31,32 @@ RUN_JSON = OUT_DIR / "overhead.json"
 TABLE_MD = OUT_DIR / "overhead.md"
 
 
-def bare_run(arm: child.Timed):
-    """The same steps as arm() with nothing of tune's around them."""
-    model, stream, steps = arm.model, arm.stream, arm.setup.steps
-    if not arm.iterator:  # arrays: the next NumPy slice to train_on_batch, as a loop would
+class Bare:
+    """The same steps as the arm's call with nothing of tune's around them. Its iterator is
+    the arm's: taken fresh before each timed run and dropped after, outside the timing, as
+    tune's arm does (child.Timed.prepare and release)."""
 
-        def run_arrays():
+    def __init__(self, arm: child.Timed) -> None:
+        self.arm = arm
+        self.prepare, self.release = arm.prepare, arm.release
+
+    def __call__(self):
+        model, steps = self.arm.model, self.arm.setup.steps
+        stream = self.arm.stream
+        if not self.arm.iterator:  # arrays: the next NumPy slice to train_on_batch, as a loop would
             for _ in range(steps):
                 x, y = next(stream)[:2]
                 loss = model.train_on_batch(x, y)
             return loss
-
-        return run_arrays
-
-    def run():
         for _ in range(steps):
             logs = model.train_function(stream)
         return logs["loss"]
-
-    return run
 
 
 def measure(path: Path, budget_s: float) -> dict:
     setup = child.Setup(path)
     arm = child.build_arm(setup, "input", "as_given")
-    runs = {"bare": bare_run(arm), "tune": arm}
+    runs = {"bare": Bare(arm), "tune": arm}
     for run in runs.values():
         rounds.first_calls(run, 2)
     times, _ = rounds.interleaved_rounds(runs, 20, 400, budget_s, seed=0)

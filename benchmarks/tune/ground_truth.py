@@ -1,0 +1,404 @@
+"""tune against planted models whose answer is measured end to end (issue 27).
+
+Each case is a model file in tests/tune_models/ built to have a known answer for one of
+tune's arms (the input is the bottleneck, or it is not; a larger batch helps, or it does not;
+...). The truth is measured without tune: model.fit for a fixed number of steps, back to back,
+the model as given and the arm's change (benchmarks/tune/truth_child.py), each in processes
+of its own, in process rounds of seeded alternating order (scripts/core/rounds.py), and the
+paired 95% interval of the per-process medians. Then tune runs on the same file (only the
+case's experiment) and its row for the arm is held against the truth:
+
+- the planted answer holds: the truth's interval is above 1.00 where a gain was planted,
+  and not above it where none was;
+- the same direction: tune's interval is above 1.00, below it, or holds it, as the truth's
+  is; where the truth holds 1.00, tune's row is at least not recommended;
+- the intervals overlap;
+- where nothing was planted, no row of the experiment is recommended (a larger batch aside:
+  it is reported as a larger batch, a change to training).
+
+The input cases are also run with each of tune's designs for dataset arms
+(scripts/tuning/runner.py DESIGNS), so the page can show which design matches the truth.
+
+Usage: python -m benchmarks.tune.ground_truth [--budget S] [--rounds N] [--render]
+(writes docs/_generated/tune/ground_truth.json and the page's table, ground_truth.md)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from benchmarks.tune import committed_run
+from scripts.core import plain_text, project_files, rounds, stats
+from scripts.core import store as results
+from scripts.tuning import analysis, experiments, runner
+
+MODELS = project_files.ROOT / "tests" / "tune_models"
+OUT_DIR = project_files.ROOT / "docs" / "_generated" / "tune"
+RUN_JSON = OUT_DIR / "ground_truth.json"
+TABLE_MD = OUT_DIR / "ground_truth.md"
+DESIGNS_MD = OUT_DIR / "ground_truth_designs.md"
+FULL_BUDGET_S = 60.0
+TRUTH_ROUNDS, RUNS_PER_PROCESS = 5, 3
+GAIN, NONE, LOSS = "gain", "none", "loss"  # planted: faster, no difference, slower
+FASTER, SLOWER, SAME = "faster", "slower", "no clear difference"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str  # the planted model, in the table's words
+    file: str  # in tests/tune_models/
+    experiment: str
+    arm: str  # tune's arm whose answer was planted
+    planted: str  # GAIN or NONE
+    steps: int  # fit steps per timed run of the truth
+
+
+CASES = (
+    Case("from_generator, NumPy work per example, no prefetch (issue 27)",
+         "truth_generator.py", "input", "in_memory", GAIN, 32),
+    Case("the same with prefetch(AUTOTUNE) written",
+         "truth_generator_prefetch.py", "input", "in_memory", GAIN, 32),
+    Case("the same work in a parallel map, then prefetch",
+         "truth_generator_parallel_map.py", "input", "in_memory", GAIN, 32),
+    Case("already cheap: from_tensor_slices, batch, cache, prefetch",
+         "truth_cached.py", "input", "in_memory", NONE, 32),
+    Case("retracing on Python scalars, run eagerly",
+         "truth_retracing.py", "graph", "graph", GAIN, 40),
+    Case("tiny model: one intra-op thread",
+         "truth_threads_tiny.py", "threads", "intra_1", GAIN, 200),
+    Case("CNN at a batch of 256: one intra-op thread",
+         "truth_threads_cnn.py", "threads", "intra_1", LOSS, 8),
+    Case("MLP at a batch of 32: four times the batch",
+         "truth_batch_small.py", "batch", "batch_x4", GAIN, 200),
+    Case("CNN at a batch of 256: four times the batch",
+         "truth_batch_large.py", "batch", "batch_x4", NONE, 8),
+)  # fmt: skip
+INPUT_DESIGNS = runner.DESIGNS  # the input cases run with each design
+# The other experiments interleave their variants in one process, dataset variants taking a
+# fresh iterator per timed run (runner.DESIGNS applies to the input experiment only).
+OTHER_DESIGN = "fresh"
+
+
+def direction(low: float, high: float) -> str:
+    if low > 1.0:
+        return FASTER
+    if high < 1.0:
+        return SLOWER
+    return SAME
+
+
+def run_truth_child(case: Case, arm: str, runs: int) -> dict:
+    with tempfile.TemporaryDirectory(prefix="truth-") as tmp:
+        out = Path(tmp) / "arm.json"
+        command = [
+            sys.executable, "-m", "benchmarks.tune.truth_child", "--file",
+            str(MODELS / case.file), "--arm", arm, "--steps", str(case.steps),
+            "--runs", str(runs), "--out", str(out),
+        ]  # fmt: skip
+        env = dict(os.environ, PYTHONPATH=str(project_files.ROOT), TF_CPP_MIN_LOG_LEVEL="2")
+        done = subprocess.run(
+            command, cwd=project_files.ROOT, env=env, capture_output=True, text=True, check=False
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"{case.file} {arm}: {done.stderr.strip()[-500:]}")
+        return json.loads(out.read_text(encoding="utf-8"))
+
+
+def truth(case: Case, process_rounds: int, say: Callable[[str], None]) -> dict:
+    """The model as given and the arm, each in processes of its own, process rounds in a
+    seeded alternating order; one time per process (the median of its runs), per sample."""
+    per_sample: dict[str, list[float]] = {experiments.BASELINE: [], case.arm: []}
+
+    def announce(number: int, order: list[str]) -> None:
+        say(f"  truth: process round {number + 1}/{process_rounds}: {', '.join(order)}")
+
+    def run_one(arm: str, position: int) -> bool:
+        found = run_truth_child(case, arm, RUNS_PER_PROCESS)
+        per_sample[arm].append(statistics.median(found["times_s"]) / found["samples_per_run"])
+        return True
+
+    rounds.process_rounds(list(per_sample), process_rounds, 0, run_one, announce)
+    base, changed = per_sample[experiments.BASELINE], per_sample[case.arm]
+    low, high = stats.speedup_interval(base, changed, paired=True)
+    point = statistics.median(base) / statistics.median(changed)
+    return {"point": point, "low": low, "high": high, "processes": len(base), "per_sample_s": {
+        "as_given": base, "arm": changed}}  # fmt: skip
+
+
+ROW_KEYS = ("arm", "verdict", "point", "low", "high", "rounds", "recommended")
+
+
+def tune_rows(case: Case, budget_s: float, design: str, say: Callable[[str], None]) -> dict:
+    """tune on the case's file, its experiment only: the rows of that experiment."""
+    report = runner.tune(MODELS / case.file, [case.experiment], budget_s, say, design=design)
+    rows = [
+        {key: row[key] for key in ROW_KEYS}
+        for row in report["rows"]
+        if row["experiment"] == case.experiment
+    ]
+    return {"design": design, "error": report["error"], "seconds": report.get("seconds"),
+            "rows": rows}  # fmt: skip
+
+
+def arm_row(case: Case, measured: dict) -> dict | None:
+    return next((row for row in measured["rows"] if row["arm"] == case.arm), None)
+
+
+def tune_run(entry: dict, design: str | None = None) -> dict:
+    """tune's run of the case under the design (tune's own by default); a case outside the
+    input experiment has one run, its dataset arms timed as tune times them there."""
+    if entry["experiment"] != "input":
+        return entry["tune"][0]
+    return next(m for m in entry["tune"] if m["design"] == (design or runner.DESIGNS[0]))
+
+
+def judged(case: Case, entry: dict, design: str | None = None) -> dict:
+    """Each test of the case, from the committed numbers (never read from the file)."""
+    true = entry["truth"]
+    measured = tune_run(entry, design)
+    row = arm_row(case, measured)
+    true_direction = direction(true["low"], true["high"])
+    planted = true_direction == {GAIN: FASTER, LOSS: SLOWER}.get(case.planted, SAME) or (
+        case.planted == NONE and true_direction != FASTER
+    )
+    if measured["error"] or row is None or row["point"] is None:
+        return {"planted": planted, "direction": False, "overlap": False, "no_advice": False}
+    tune_direction = direction(row["low"], row["high"])
+    same = tune_direction == true_direction or (
+        true_direction == SAME and not row["recommended"] and tune_direction != SLOWER
+    )
+    overlap = row["low"] <= true["high"] and true["low"] <= row["high"]
+    advised = [r for r in measured["rows"] if r["recommended"] and not r["arm"].startswith("batch")]
+    no_advice = case.planted == GAIN or not advised
+    return {"planted": planted, "direction": same, "overlap": overlap, "no_advice": no_advice}
+
+
+def passed(case: Case, entry: dict, design: str | None = None) -> bool:
+    return all(judged(case, entry, design).values())
+
+
+def run(
+    budget_s: float,
+    process_rounds: int,
+    say: Callable[[str], None],
+    keep: Callable[[dict], None] = lambda found: None,
+    cases: tuple[Case, ...] = CASES,
+    found: dict | None = None,
+) -> dict:
+    """The cases: each one's truth, then tune (the input cases with each design); keep(found)
+    is called after each case, so an interrupted run keeps the cases it finished. Given an
+    earlier run (found), the cases are measured into it, each with its own date and commit."""
+    adding = found is not None
+    if found is None:
+        found = {**committed_run.started("tune ground truth", budget_s), "cases": []}
+        found["truth_method"] = {
+            "process_rounds": process_rounds,
+            "runs_per_process": RUNS_PER_PROCESS,
+            "timer": "time.perf_counter around model.fit(steps_per_epoch=steps)",
+        }
+    for case in cases:
+        say(f"== {case.name} ({case.file})")
+        entry = {"name": case.name, "file": f"tests/tune_models/{case.file}",
+                 "experiment": case.experiment, "arm": case.arm, "planted": case.planted,
+                 "steps": case.steps}  # fmt: skip
+        if adding:  # measured after the run it joins: its own provenance
+            entry["added"] = committed_run.started("tune ground truth, a case added", budget_s)
+        entry["truth"] = truth(case, process_rounds, say)
+        say(f"  truth: {entry['truth']['point']:.2f} "
+            f"({entry['truth']['low']:.2f}-{entry['truth']['high']:.2f})")  # fmt: skip
+        designs = INPUT_DESIGNS if case.experiment == "input" else [OTHER_DESIGN]
+        entry["tune"] = [tune_rows(case, budget_s, design, say) for design in designs]
+        if adding:
+            committed_run.finished(entry["added"])
+        others = [e for e in found["cases"] if e["file"] != entry["file"]]
+        order = [f"tests/tune_models/{c.file}" for c in CASES]
+        found["cases"] = sorted([*others, entry], key=lambda e: order.index(e["file"]))
+        keep(found)
+    return found if adding else committed_run.finished(found)
+
+
+def case_of(entry: dict) -> Case:
+    return next(case for case in CASES if case.file == Path(entry["file"]).name)
+
+
+def load(path: Path = RUN_JSON) -> dict:
+    """The committed run, its fields checked before any reaches the page."""
+    found = json.loads(path.read_text(encoding="utf-8"))
+    numbers, texts = [], []
+    for entry in found["cases"]:
+        texts += [entry["name"], entry["file"], entry["experiment"], entry["arm"]]
+        if entry.get("added"):  # a case measured later, with its own provenance
+            committed_run.check(path, entry["added"], [], [])
+        true = entry["truth"]
+        numbers += [true["point"], true["low"], true["high"]]
+        for measured in entry["tune"]:
+            if measured["design"] not in runner.DESIGNS:
+                raise ValueError(f"{path}: {entry['file']}: unknown design {measured['design']!r}")
+            texts.append(measured["error"] or "")
+            for row in measured["rows"]:
+                texts += [row["arm"], row["verdict"]]
+                numbers += [row[key] for key in ("point", "low", "high") if row[key] is not None]
+                check_verdict(f"{path}: {entry['file']}, {measured['design']}, {row['arm']}", row)
+    committed_run.check(path, found, numbers, texts)
+    known = {case.file for case in CASES}
+    for entry in found["cases"]:
+        if Path(entry["file"]).name not in known:
+            raise ValueError(f"{path}: {entry['file']}: a case this module does not define")
+    return found
+
+
+def check_verdict(where: str, row: dict) -> None:
+    """A row's verdict and 'recommended' are what its numbers give (analysis.verdict_of)."""
+    expected = (
+        analysis.FAILED
+        if row["point"] is None
+        else analysis.verdict_of(row["point"], row["low"], row["high"])
+    )
+    if row["verdict"] != expected:
+        raise ValueError(f"{where}: verdict {row['verdict']!r}, but its numbers give {expected!r}")
+    if row["recommended"] is not (row["verdict"] == analysis.FASTER):
+        raise ValueError(f"{where}: 'recommended' does not follow from the verdict")
+
+
+def interval(found: dict | None) -> str:
+    if not found or found.get("point") is None:
+        return "not measured"
+    return f"{found['point']:.2f}× ({found['low']:.2f}–{found['high']:.2f})"
+
+
+def tune_cell(case: Case, measured: dict) -> str:
+    if measured["error"]:
+        return f"error: {measured['error']}"
+    row = arm_row(case, measured)
+    if row is None:
+        return "no such row"
+    said = "recommended" if row["recommended"] else row["verdict"]
+    return f"{interval(row)}, {said}"
+
+
+PLANTED_WORDS = {GAIN: "a gain", NONE: "nothing to gain", LOSS: "a loss"}
+
+
+def yes(value: bool) -> str:
+    return "yes" if value else "**no**"
+
+
+def render(found: dict) -> str:
+    """The ground-truth tables in Markdown, every string from the run escaped."""
+    esc = plain_text.escape
+    method = found["truth_method"]
+    lines = [
+        f"{committed_run.heading(found)}; the truth: {method['process_rounds']} process rounds, "
+        f"{method['runs_per_process']} timed `fit` runs per process; tune's budget "
+        f"{found['budget_s']:g} s per run, the input variants in processes of their own "
+        f'("{runner.DESIGNS[0]}"); one-minute load average '
+        f"{committed_run.load_range(found, ' to ')}",
+        "",
+        "| Planted model | tune's arm | Planted | End to end: `fit`, separate processes "
+        "(95% interval) | tune (95% interval) | Planted answer measured | Same direction "
+        "| Intervals overlap | No advice where none planted | Pass |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for entry in found["cases"]:
+        case = case_of(entry)
+        verdicts = judged(case, entry)
+        measured = tune_run(entry)
+        added = entry.get("added")
+        when = (
+            f" (measured later: {esc(added['date'][:10])}, commit "
+            f"{esc((added['git'].get('commit') or 'unknown')[:7])})"
+            if added
+            else ""
+        )
+        cells = (
+            f"{esc(entry['name'])}: `{esc(entry['file'])}`{when}",
+            f"{esc(experiments.TITLES[entry['experiment']])}: `{esc(entry['arm'])}`",
+            PLANTED_WORDS[entry["planted"]],
+            interval(entry["truth"]),
+            esc(tune_cell(case, measured)),
+            yes(verdicts["planted"]),
+            yes(verdicts["direction"]),
+            yes(verdicts["overlap"]),
+            yes(verdicts["no_advice"]),
+            yes(all(verdicts.values())),
+        )
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def render_designs(found: dict) -> str:
+    """The input cases under each design for dataset arms, against the end-to-end truth."""
+    esc = plain_text.escape
+    header = " | ".join(f'tune, "{design}"' for design in INPUT_DESIGNS)
+    lines = [
+        f"| Planted model | End to end (95% interval) | {header} |",
+        "|---|---|" + "---|" * len(INPUT_DESIGNS),
+    ]
+    totals = dict.fromkeys(INPUT_DESIGNS, 0)
+    inputs = [entry for entry in found["cases"] if entry["experiment"] == "input"]
+    for entry in inputs:
+        case = case_of(entry)
+        cells = [esc(entry["name"]), interval(entry["truth"])]
+        for design in INPUT_DESIGNS:
+            measured = next((m for m in entry["tune"] if m["design"] == design), None)
+            if measured is None:
+                cells.append("not run")
+                continue
+            ok = passed(case, entry, design)
+            totals[design] += ok
+            seconds = f", {measured['seconds']:.0f} s" if measured["seconds"] else ""
+            cells.append(
+                f"{esc(tune_cell(case, measured))}{seconds}: {'agrees' if ok else '**disagrees**'}"
+            )
+        lines.append("| " + " | ".join(cells) + " |")
+    counts = " | ".join(f"{totals[d]} of {len(inputs)}" for d in INPUT_DESIGNS)
+    lines.append(f"| **Cases that agree** | | {counts} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--budget", type=float, default=FULL_BUDGET_S, help="seconds per tune")
+    parser.add_argument("--rounds", type=int, default=TRUTH_ROUNDS, help="truth process rounds")
+    parser.add_argument("--render", action="store_true", help="only render the committed run")
+    parser.add_argument(
+        "--only", action="append", metavar="FILE", help="measure this case into the committed run"
+    )
+    args = parser.parse_args(argv)
+    if args.only:
+        chosen = tuple(case for case in CASES if case.file in args.only)
+        if len(chosen) != len(set(args.only)):
+            parser.error(f"--only: expected model files of {', '.join(c.file for c in CASES)}")
+        earlier = json.loads(RUN_JSON.read_text(encoding="utf-8"))
+        say = lambda line: print(line, flush=True)  # noqa: E731
+        found = run(args.budget, args.rounds, say, cases=chosen, found=earlier)
+        results.write_json_atomic(RUN_JSON, found)
+    elif not args.render:
+        OUT_DIR.mkdir(parents=True, exist_ok=True)
+        partial = OUT_DIR / "ground_truth.partial.json"
+        found = run(
+            args.budget,
+            args.rounds,
+            lambda line: print(line, flush=True),
+            lambda found: results.write_json_atomic(partial, found),
+        )
+        results.write_json_atomic(RUN_JSON, found)
+        partial.unlink()
+    found = load(RUN_JSON)
+    TABLE_MD.write_text(render(found), encoding="utf-8")
+    DESIGNS_MD.write_text(render_designs(found), encoding="utf-8")
+    print(render(found) + "\n" + render_designs(found))
+    return 0 if all(passed(case_of(entry), entry) for entry in found["cases"]) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

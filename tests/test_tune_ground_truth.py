@@ -1,0 +1,131 @@
+"""tune against planted models whose answer is measured end to end (benchmarks/tune/
+ground_truth.py, issue 27). The verdicts come from the committed full run
+(docs/_generated/tune/ground_truth.json), never from a live timing; the page shows the tables
+the run renders to, and the judging is checked on altered copies of the run."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from benchmarks.tune import ground_truth
+from scripts.tuning import runner
+
+
+@pytest.fixture(scope="module")
+def run():
+    return ground_truth.load(ground_truth.RUN_JSON)
+
+
+def entry_for(run: dict, file: str) -> dict:
+    return next(e for e in run["cases"] if e["file"] == f"tests/tune_models/{file}")
+
+
+def test_the_page_shows_the_committed_runs_tables(root, run):
+    assert ground_truth.TABLE_MD.read_text(encoding="utf-8") == ground_truth.render(run)
+    designs = ground_truth.DESIGNS_MD.read_text(encoding="utf-8")
+    assert designs == ground_truth.render_designs(run)
+    page = (root / "docs" / "tune.md").read_text(encoding="utf-8")
+    assert '--8<-- "docs/_generated/tune/ground_truth.md"' in page
+    assert '--8<-- "docs/_generated/tune/ground_truth_designs.md"' in page
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue 27 is open here: 7 of the 9 planted cases pass in the committed run (the two "
+    "thread cases' planted answers were not measured end to end); strict, so that the run "
+    "which reaches 8 turns this into a failure until the mark is removed",
+)
+def test_at_least_eight_planted_cases_passed(run):
+    passed = [e["name"] for e in run["cases"] if ground_truth.passed(ground_truth.case_of(e), e)]
+    assert len(passed) >= 8, passed
+
+
+def test_every_planted_case_ran(run):
+    assert [e["file"] for e in run["cases"]] == [
+        f"tests/tune_models/{case.file}" for case in ground_truth.CASES
+    ]
+    assert len(run["cases"]) >= 8
+
+
+def test_no_case_with_nothing_to_gain_is_told_to_change(run):
+    for entry in run["cases"]:
+        if entry["planted"] != ground_truth.GAIN:
+            assert ground_truth.judged(ground_truth.case_of(entry), entry)["no_advice"], entry
+
+
+def test_a_case_that_fails_is_shown_failing_on_the_page(run):
+    table = ground_truth.render(run)
+    for entry in run["cases"]:
+        if not ground_truth.passed(ground_truth.case_of(entry), entry):
+            (line,) = [line for line in table.splitlines() if entry["file"].split("/")[-1]
+                       .replace("_", "\\_") in line]  # fmt: skip
+            assert line.endswith("| **no** |"), line
+
+
+def test_the_generator_case_is_found_with_an_interval_that_excludes_one(run):
+    entry = entry_for(run, "truth_generator.py")
+    case = ground_truth.case_of(entry)
+    row = ground_truth.arm_row(case, ground_truth.tune_run(entry))
+    assert row["arm"] == "in_memory" and row["low"] > 1.0 and row["recommended"]
+    truth = entry["truth"]
+    assert truth["low"] > 1.0 and row["low"] <= truth["high"] and truth["low"] <= row["high"]
+
+
+def test_the_chosen_design_agrees_in_the_most_input_cases(run):
+    inputs = [e for e in run["cases"] if e["experiment"] == "input"]
+    agree = {
+        design: sum(ground_truth.passed(ground_truth.case_of(e), e, design) for e in inputs)
+        for design in runner.DESIGNS
+    }
+    assert agree[runner.DESIGNS[0]] == max(agree.values()), agree
+
+
+def test_judging_is_recomputed_from_the_numbers(run):
+    entry = copy.deepcopy(entry_for(run, "truth_generator.py"))
+    case = ground_truth.case_of(entry)
+    entry["truth"].update(point=1.0, low=0.9, high=1.1)  # a truth with nothing to gain
+    judged = ground_truth.judged(case, entry)
+    assert not judged["planted"] and not judged["direction"] and not judged["overlap"]
+    cached = copy.deepcopy(entry_for(run, "truth_cached.py"))
+    row = ground_truth.arm_row(ground_truth.case_of(cached), ground_truth.tune_run(cached))
+    row.update(point=1.3, low=1.2, high=1.4, verdict="faster", recommended=True)
+    judged = ground_truth.judged(ground_truth.case_of(cached), cached)
+    assert not judged["no_advice"] and not judged["direction"]
+
+
+def test_a_tampered_run_is_refused_or_shown_as_text(tmp_path, run):
+    path = tmp_path / "ground_truth.json"
+    bad = copy.deepcopy(run)
+    bad["cases"][0]["truth"]["low"] = "1.2"
+    path.write_text(json.dumps(bad))
+    with pytest.raises(ValueError, match="a number is not a number"):
+        ground_truth.load(path)
+    bad = copy.deepcopy(run)
+    row = bad["cases"][0]["tune"][0]["rows"][0]
+    row["verdict"] = "no clear difference" if row["verdict"] == "faster" else "faster"
+    path.write_text(json.dumps(bad))
+    with pytest.raises(ValueError, match="but its numbers give"):
+        ground_truth.load(path)
+    marked = copy.deepcopy(run)
+    marked["cases"][0]["name"] = "<script>x</script> [a](b)"
+    path.write_text(json.dumps(marked))
+    table = ground_truth.render(ground_truth.load(path))
+    assert "<script>" not in table and "[a](b)" not in table
+
+
+def test_the_truth_child_makes_the_readers_own_change():
+    """The truth's arms are written as a reader would change the file, not with tune's code:
+    BATCH four times larger, or the pipeline's first batches held as tensors."""
+    import tensorflow as tf
+
+    from benchmarks.tune import truth_child
+
+    path = ground_truth.MODELS / "truth_batch_small.py"
+    larger, batch = truth_child.arm_data(tf, truth_child.load(path), "batch_x4")
+    assert batch == 4 * 32 and next(iter(larger))[0].shape[0] == 128
+    held, batch = truth_child.arm_data(tf, truth_child.load(path), "in_memory")
+    first = [x.numpy() for x, _ in held.take(truth_child.HELD_BATCHES + 1)]
+    assert batch == 32 and (first[0] == first[truth_child.HELD_BATCHES]).all()  # read again
