@@ -54,6 +54,12 @@ def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
         help=f"also write the text report to {PAGE_DIR.relative_to(project_files.ROOT)}/NAME.txt "
         "and the JSON beside it (the Tune your own model page's example)",
     )
+    # How the input experiment's variants are timed (runner.DESIGNS; the default is the one
+    # benchmarks/tune/ground_truth.py chose): for that benchmark, and for tests that run the
+    # input experiment live without starting a process per variant.
+    parser.add_argument(
+        "--design", choices=runner.DESIGNS, default=runner.DESIGNS[0], help=argparse.SUPPRESS
+    )
     args = parser.parse_args(argv)
     if not args.template and args.file is None:
         parser.error("give your model file, or --template to print one")
@@ -71,7 +77,7 @@ def main(argv: list[str] | None = None, prog: str = "python -m scripts.tune") ->
     def say(line: str) -> None:
         print(line, file=stream, flush=True)
 
-    found = runner.tune(args.file, args.only, args.budget, say)
+    found = runner.tune(args.file, args.only, args.budget, say, design=args.design)
     say("")
     text = report.to_text(found)
     sys.stdout.write(report.to_json(found) if args.json else text)

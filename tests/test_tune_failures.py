@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from tests.test_tune_runner import model_text, reader, tune  # noqa: F401 (a fixture)
+from tests.test_tune_runner import FAST_INPUT, model_text, reader, tune  # noqa: F401 (a fixture)
 
 
 def test_a_failing_experiment_fails_alone_and_data_that_runs_out_is_named(root, reader):  # noqa: F811
@@ -65,6 +65,7 @@ def test_ctrl_c_prints_what_was_measured(root, reader):  # noqa: F811
         "graph",
         "--budget",
         "200",
+        *FAST_INPUT,
     ]
     child = subprocess.Popen(
         command,

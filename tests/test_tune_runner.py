@@ -44,10 +44,16 @@ def model_text(data: str = DATASET, policy_check: str = "pass") -> str:
     return textwrap.dedent(SMALL_MODEL).format(data=data, policy_check=policy_check)
 
 
+# The input experiment's variants interleaved in one process (--design fresh): the default, a
+# process per variant, starts ten or more TensorFlow processes per run, too slow beside the rest
+# of the tests; how it schedules them is tested with fake children (test_tune_iterators.py).
+FAST_INPUT = ("--design", "fresh")
+
+
 def tune(root: Path, *args: str, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(root), TF_CPP_MIN_LOG_LEVEL="2")
     return subprocess.run(
-        [sys.executable, "-m", "scripts.tune", *args], cwd=cwd, env=env,
+        [sys.executable, "-m", "scripts.tune", *args, *FAST_INPUT], cwd=cwd, env=env,
         capture_output=True, text=True, timeout=timeout, check=False,
     )  # fmt: skip
 

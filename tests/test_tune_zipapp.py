@@ -12,7 +12,7 @@ import pytest
 
 from scripts.doctor import zipapp
 from tests.test_doctor_zipapp import bare_python, run  # noqa: F401 (a fixture)
-from tests.test_tune_runner import model_text
+from tests.test_tune_runner import FAST_INPUT, model_text
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +46,7 @@ def test_with_tensorflow_it_measures_from_the_archive_alone(built, tmp_path):
         "--budget",
         "4",
         "--json",
+        *FAST_INPUT,
         cwd=tmp_path,
     )
     assert done.returncode == 0, done.stderr
@@ -92,14 +93,13 @@ def test_the_archive_reads_a_new_users_pipeline(built, root, tmp_path):
     (tmp_path / "my_model.py").write_text(source.read_text())
     done = run(
         sys.executable, built, "tune", "my_model.py", "--only", "input", "--budget", "4",
-        "--json", cwd=tmp_path,
+        "--json", *FAST_INPUT, cwd=tmp_path,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
-    assert found["facts"]["pipeline"] == {
-        "sequential_maps": 2,
-        "parallel_maps": 0,
-        "prefetched": False,
-    }
+    pipeline = found["facts"]["pipeline"]
+    assert (pipeline["sequential_maps"], pipeline["parallel_maps"]) == (2, 0)
+    assert not pipeline["prefetched"] and not pipeline["cached"]
+    assert [s["stage"] for s in pipeline["stages"] if s["python"]] == ["map"]  # numpy_function
     parallel = next(r for r in found["rows"] if r["arm"] == "parallel_map")
     assert parallel["point"] is not None, parallel

@@ -9,13 +9,14 @@ import sys
 from pathlib import Path
 
 from benchmarks.tune import validation
+from tests.test_tune_runner import FAST_INPUT
 
 
 def tune_json(root: Path, model: str, *only: str, budget: float = 12) -> dict:
     args = [a for name in only for a in ("--only", name)]
     done = subprocess.run(
         [sys.executable, "-m", "scripts.tune", str(validation.MODELS / model), *args,
-         "--budget", str(budget), "--json"],
+         "--budget", str(budget), "--json", *FAST_INPUT],
         cwd=root, env=dict(os.environ, PYTHONPATH=str(root), TF_CPP_MIN_LOG_LEVEL="2"),
         capture_output=True, text=True, timeout=300, check=False,
     )  # fmt: skip

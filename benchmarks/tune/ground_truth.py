@@ -4,7 +4,7 @@ Each case is a model file in tests/tune_models/ built to have a known answer for
 tune's arms (the input is the bottleneck, or it is not; a larger batch helps, or it does not;
 ...). The truth is measured without tune: model.fit for a fixed number of steps, back to back,
 the model as given and the arm's change (benchmarks/tune/truth_child.py), each in processes
-of its own, in process rounds of seeded alternating order (scripts/core/rounds.py), and the
+of its own, in process rounds, each in a seeded shuffled order (scripts/core/rounds.py), and the
 paired 95% interval of the per-process medians. Then tune runs on the same file (only the
 case's experiment) and its row for the arm is held against the truth:
 
@@ -73,6 +73,8 @@ CASES = (
          "truth_cached.py", "input", "in_memory", NONE, 32),
     Case("retracing on Python scalars, run eagerly",
          "truth_retracing.py", "graph", "graph", GAIN, 40),
+    Case("many small ops, run eagerly",
+         "truth_small_ops_eager.py", "graph", "graph", GAIN, 20),
     Case("tiny model: one intra-op thread",
          "truth_threads_tiny.py", "threads", "intra_1", GAIN, 200),
     Case("CNN at a batch of 256: one intra-op thread",
@@ -114,8 +116,8 @@ def run_truth_child(case: Case, arm: str, runs: int) -> dict:
 
 
 def truth(case: Case, process_rounds: int, say: Callable[[str], None]) -> dict:
-    """The model as given and the arm, each in processes of its own, process rounds in a
-    seeded alternating order; one time per process (the median of its runs), per sample."""
+    """The model as given and the arm, each in processes of its own, process rounds in
+    a seeded shuffled order; one time per process (the median of its runs), per sample."""
     per_sample: dict[str, list[float]] = {experiments.BASELINE: [], case.arm: []}
 
     def announce(number: int, order: list[str]) -> None:
@@ -315,7 +317,8 @@ def render(found: dict) -> str:
         added = entry.get("added")
         when = (
             f" (measured later: {esc(added['date'][:10])}, commit "
-            f"{esc((added['git'].get('commit') or 'unknown')[:7])})"
+            f"{esc((added['git'].get('commit') or 'unknown')[:7])}"
+            f"{'+dirty' if added['git'].get('dirty') else ''})"
             if added
             else ""
         )
