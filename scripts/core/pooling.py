@@ -21,6 +21,7 @@ measure says so); tests/test_interval_calibration.py checks its coverage on synt
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 from dataclasses import dataclass
@@ -80,8 +81,22 @@ def within_variance(
 
     paired: whole rounds are resampled (both sides were timed in the same rounds); else each
     side on its own. With baseline_point (a first call) only the variant varies. Seeded, so
-    the same data give the same variance.
+    the same data give the same variance, and each distinct input is worked out once (pages
+    ask for the same session's speed-up from tables, claims, the CSV and the calibration).
     """
+    return _within_variance(
+        tuple(baseline_times), tuple(variant_times), baseline_point, paired, resamples
+    )
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _within_variance(
+    baseline_times: tuple[float, ...],
+    variant_times: tuple[float, ...],
+    baseline_point: float | None,
+    paired: bool,
+    resamples: int,
+) -> float:
     rng = np.random.default_rng(stats.BOOTSTRAP_SEED)
     variant = np.asarray(variant_times, dtype=float)
     if variant.size == 0 or (baseline_point is None and not baseline_times):

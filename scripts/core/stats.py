@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import statistics
 
@@ -76,6 +77,21 @@ def speedup_interval(
         raise ValueError(
             f"paired timings need equal rounds, got {len(baseline_times)} and {len(variant_times)}"
         )
+    return _bootstrap(
+        tuple(baseline_times), tuple(variant_times), baseline_point, resamples, paired
+    )
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _bootstrap(
+    baseline_times: tuple[float, ...],
+    variant_times: tuple[float, ...],
+    baseline_point: float | None,
+    resamples: int,
+    paired: bool,
+) -> tuple[float, float]:
+    """speedup_interval's resampling, worked out once per distinct input (a render asks for
+    the same interval from several pages)."""
     rng = random.Random(BOOTSTRAP_SEED)
     ratios = []
     for _ in range(resamples):
