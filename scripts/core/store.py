@@ -355,20 +355,22 @@ def view(data: dict, spread: object = None) -> dict:
     spread that single sessions are widened by (pooling.Spread, or None)."""
     entries: dict = {}
     outputs: dict = {}
-    for session in data["sessions"]:  # oldest first, so the latest wins
+    measured_in: dict[str, int] = {}  # key -> the latest session that measured it
+    snippet_last: dict[str, tuple[int, str]] = {}  # snippet -> (latest session, its version)
+    for number, session in enumerate(data["sessions"]):  # oldest first, so the latest wins
         entries.update(session["entries"])
         outputs.update(session["outputs"])
-    latest_version = {}
-    for session in data["sessions"]:
-        for entry in session["entries"].values():
-            latest_version[entry["snippet"]] = entry["snippet_sha256"]
+        for key, entry in session["entries"].items():
+            measured_in[key] = number
+            snippet_last[entry["snippet"]] = (number, entry["snippet_sha256"])
     # A variant that a later version of its snippet no longer has is not shown (its sessions
-    # keep it): the latest session to measure a snippet decides which variants it has.
+    # keep it): the latest session to measure a snippet decides which variants it has, and a
+    # variant it failed to measure keeps its entry of the same version.
     entries = {
         key: e
         for key, e in entries.items()
-        if e["snippet_sha256"] == latest_version[e["snippet"]]
-        or _still_measured(data["sessions"], e)
+        if measured_in[key] == snippet_last[e["snippet"]][0]
+        or e["snippet_sha256"] == snippet_last[e["snippet"]][1]
     }
     return {
         "machine": data["machine"],
@@ -377,19 +379,6 @@ def view(data: dict, spread: object = None) -> dict:
         "sessions": data["sessions"],
         "spread": spread,
     }
-
-
-def _still_measured(sessions: list[dict], entry: dict) -> bool:
-    """True unless a session after the entry's measured its snippet without this variant."""
-    key = f"{entry['snippet']}:{entry['variant']}"
-    after = False
-    for session in sessions:
-        if session["entries"].get(key) is entry:
-            after = True
-            continue
-        if after and any(e["snippet"] == entry["snippet"] for e in session["entries"].values()):
-            return False
-    return True
 
 
 def load_all(results_dir: Path = RESULTS_DIR) -> list[dict]:

@@ -166,6 +166,7 @@ def validate(paths: list[Path], root: Path = ROOT) -> list[str]:
                 f"{name}: machine.id {machine_id!r} is also used by {owners[machine_id]}"
             )
         owners.setdefault(machine_id, path)
+        ceiling = best_ceiling(data)
         for number, session in enumerate(data["sessions"]):
             run = {"entries": session["entries"]}
             where = f"{name}: sessions[{number}]"
@@ -178,7 +179,7 @@ def validate(paths: list[Path], root: Path = ROOT) -> list[str]:
                         f"{where}.entries[{key!r}].snippet_sha256: matches no version of "
                         f"{relpath} (today's or any in git history)"
                     )
-            problems += plausibility_problems(run, where, best_ceiling(data))
+            problems += plausibility_problems(run, where, ceiling)
             problems += round_problems(run, where)
     return problems
 
