@@ -123,3 +123,26 @@ def test_the_truth_child_makes_the_readers_own_change():
     held, batch = truth_child.arm_data(tf, truth_child.load(path), "in_memory")
     first = [x.numpy() for x, _ in held.take(truth_child.HELD_BATCHES + 1)]
     assert batch == 32 and (first[0] == first[truth_child.HELD_BATCHES]).all()  # read again
+
+
+def test_a_re_measured_case_keeps_its_earlier_run_on_the_page(tmp_path, run):
+    """Measuring a case again (--only) keeps the run it replaces, with that run's provenance
+    and load, in the case's 'earlier' list; the page shows it with its verdict."""
+    found = copy.deepcopy(run)
+    file = found["cases"][0]["file"]
+    before = copy.deepcopy(found["cases"][0])
+    earlier = ground_truth.replaced(found, file)
+    assert earlier[-1]["truth"] == before["truth"]
+    assert earlier[-1]["added"]["date"]  # the run's own provenance, kept with it
+    again = {**copy.deepcopy(before), "earlier": earlier}
+    found["cases"][0] = again
+    assert len(ground_truth.replaced(found, file)) == 2  # a second re-run keeps both
+    path = tmp_path / "ground_truth.json"
+    path.write_text(json.dumps(found))
+    table = ground_truth.render(ground_truth.load(path))
+    assert "Runs of a case that a later run replaced" in table
+    assert ground_truth.interval(before["truth"]) in table.split("replaced")[1]
+    again["earlier"][0]["truth"]["low"] = None
+    path.write_text(json.dumps(found))
+    with pytest.raises(ValueError, match="a number is not a number"):
+        ground_truth.load(path)

@@ -29,8 +29,7 @@ import sys
 from pathlib import Path
 
 from benchmarks.tune import committed_run
-from scripts.core import catalog, plain_text, project_files, rounds, stats
-from scripts.core import store as results
+from scripts.core import catalog, json_files, plain_text, project_files, rounds, stats
 from scripts.tuning import analysis
 
 SNIPPET = "batch_size/mlp"
@@ -259,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     found["chosen"] = chosen(found["rows"])
     if args.write:
         OUT_DIR.mkdir(parents=True, exist_ok=True)
-        results.write_json_atomic(RUN_JSON, found)
+        json_files.write_json_atomic(RUN_JSON, found)
         found = load(RUN_JSON)
         TABLE_MD.write_text(render(found), encoding="utf-8")
     print(render(found))

@@ -37,8 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.tune import committed_run
-from scripts.core import plain_text, project_files, rounds, stats
-from scripts.core import store as results
+from scripts.core import json_files, plain_text, project_files, rounds, stats
 from scripts.tuning import analysis, experiments, runner
 
 MODELS = project_files.ROOT / "tests" / "tune_models"
@@ -50,6 +49,9 @@ FULL_BUDGET_S = 60.0
 TRUTH_ROUNDS, RUNS_PER_PROCESS = 5, 3
 GAIN, NONE, LOSS = "gain", "none", "loss"  # planted: faster, no difference, slower
 FASTER, SLOWER, SAME = "faster", "slower", "no clear difference"
+# A run's provenance, kept with a case's earlier run when the case is measured again.
+RUN_FIELDS = ("tool", "date", "machine", "software", "git", "budget_s",
+              "load_average_start", "load_average_end")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -84,6 +86,8 @@ CASES = (
     Case("CNN at a batch of 256: four times the batch",
          "truth_batch_large.py", "batch", "batch_x4", NONE, 8),
 )  # fmt: skip
+# Above this one-minute load average per core, a run is warned that it shares the machine.
+BUSY_PER_CORE = 0.5
 INPUT_DESIGNS = runner.DESIGNS  # the input cases run with each design
 # The other experiments interleave their variants in one process, dataset variants taking a
 # fresh iterator per timed run (runner.DESIGNS applies to the input experiment only).
@@ -221,11 +225,22 @@ def run(
         entry["tune"] = [tune_rows(case, budget_s, design, say) for design in designs]
         if adding:
             committed_run.finished(entry["added"])
+            entry["earlier"] = replaced(found, entry["file"])
         others = [e for e in found["cases"] if e["file"] != entry["file"]]
         order = [f"tests/tune_models/{c.file}" for c in CASES]
         found["cases"] = sorted([*others, entry], key=lambda e: order.index(e["file"]))
         keep(found)
     return found if adding else committed_run.finished(found)
+
+
+def replaced(found: dict, file: str) -> list[dict]:
+    """The case's earlier runs, the one being re-measured last: a re-run never drops one."""
+    previous = next((e for e in found["cases"] if e["file"] == file), None)
+    if previous is None:
+        return []
+    kept = {key: value for key, value in previous.items() if key != "earlier"}
+    kept.setdefault("added", {key: found[key] for key in RUN_FIELDS})
+    return [*previous.get("earlier", []), kept]
 
 
 def case_of(entry: dict) -> Case:
@@ -236,7 +251,7 @@ def load(path: Path = RUN_JSON) -> dict:
     """The committed run, its fields checked before any reaches the page."""
     found = json.loads(path.read_text(encoding="utf-8"))
     numbers, texts = [], []
-    for entry in found["cases"]:
+    for entry in [*found["cases"], *(e for c in found["cases"] for e in c.get("earlier", []))]:
         texts += [entry["name"], entry["file"], entry["experiment"], entry["arm"]]
         if entry.get("added"):  # a case measured later, with its own provenance
             committed_run.check(path, entry["added"], [], [])
@@ -318,7 +333,8 @@ def render(found: dict) -> str:
         when = (
             f" (measured later: {esc(added['date'][:10])}, commit "
             f"{esc((added['git'].get('commit') or 'unknown')[:7])}"
-            f"{'+dirty' if added['git'].get('dirty') else ''})"
+            f"{'+dirty' if added['git'].get('dirty') else ''}, one-minute load average "
+            f"{committed_run.load_range(added, ' to ')})"
             if added
             else ""
         )
@@ -335,7 +351,41 @@ def render(found: dict) -> str:
             yes(all(verdicts.values())),
         )
         lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + render_earlier(found)
+
+
+def render_earlier(found: dict) -> str:
+    """The runs a later one replaced, with their verdicts: kept on the page, never dropped."""
+    esc = plain_text.escape
+    rows = []
+    for entry in found["cases"]:
+        case = case_of(entry)
+        for earlier in entry.get("earlier", []):
+            added = earlier["added"]
+            rows.append(
+                f"| {esc(entry['name'])} | {esc(added['date'][:10])}, commit "
+                f"{esc((added['git'].get('commit') or 'unknown')[:7])}"
+                f"{'+dirty' if added['git'].get('dirty') else ''} | "
+                f"{committed_run.load_range(added, ' to ')} | {interval(earlier['truth'])} | "
+                f"{esc(tune_cell(case, tune_run(earlier)))} | "
+                f"{yes(all(judged(case, earlier).values()))} |"
+            )
+    if not rows:
+        return ""
+    return (
+        "\n".join(
+            [
+                "",
+                "Runs of a case that a later run replaced, kept here with their load:",
+                "",
+                "| Planted model | Run | One-minute load average | End to end (95% interval) "
+                "| tune (95% interval) | Passed |",
+                "|---|---|---|---|---|---|",
+                *rows,
+            ]
+        )
+        + "\n"
+    )
 
 
 def render_designs(found: dict) -> str:
@@ -377,6 +427,11 @@ def main(argv: list[str] | None = None) -> int:
         "--only", action="append", metavar="FILE", help="measure this case into the committed run"
     )
     args = parser.parse_args(argv)
+    busy = os.getloadavg()[0]
+    if not args.render and busy > BUSY_PER_CORE * (os.cpu_count() or 1):
+        print(f"warning: one-minute load average {busy:.1f} on {os.cpu_count()} cores: other "
+              "work shares the machine, and thread counts measure that work too; the run "
+              "records the load beside its table", file=sys.stderr)  # fmt: skip
     if args.only:
         chosen = tuple(case for case in CASES if case.file in args.only)
         if len(chosen) != len(set(args.only)):
@@ -384,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
         earlier = json.loads(RUN_JSON.read_text(encoding="utf-8"))
         say = lambda line: print(line, flush=True)  # noqa: E731
         found = run(args.budget, args.rounds, say, cases=chosen, found=earlier)
-        results.write_json_atomic(RUN_JSON, found)
+        json_files.write_json_atomic(RUN_JSON, found)
     elif not args.render:
         OUT_DIR.mkdir(parents=True, exist_ok=True)
         partial = OUT_DIR / "ground_truth.partial.json"
@@ -392,9 +447,9 @@ def main(argv: list[str] | None = None) -> int:
             args.budget,
             args.rounds,
             lambda line: print(line, flush=True),
-            lambda found: results.write_json_atomic(partial, found),
+            lambda found: json_files.write_json_atomic(partial, found),
         )
-        results.write_json_atomic(RUN_JSON, found)
+        json_files.write_json_atomic(RUN_JSON, found)
         partial.unlink()
     found = load(RUN_JSON)
     TABLE_MD.write_text(render(found), encoding="utf-8")

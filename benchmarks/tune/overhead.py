@@ -21,8 +21,7 @@ import sys
 from pathlib import Path
 
 from benchmarks.tune import committed_run
-from scripts.core import plain_text, project_files, rounds, stats
-from scripts.core import store as results
+from scripts.core import json_files, plain_text, project_files, rounds, stats
 from scripts.tuning import child
 
 BOUND = 1.02
@@ -119,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         for row in found["rows"]:  # as the page names them: relative to the project
             row["file"] = os.path.relpath(Path(row["file"]).resolve(), project_files.ROOT)
         OUT_DIR.mkdir(parents=True, exist_ok=True)
-        results.write_json_atomic(RUN_JSON, found)
+        json_files.write_json_atomic(RUN_JSON, found)
         TABLE_MD.write_text(render(load(RUN_JSON)), encoding="utf-8")
     return 0 if worst < BOUND else 1
 

@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.tune import committed_run
-from scripts.core import plain_text, project_files
-from scripts.core import store as results
+from scripts.core import json_files, plain_text, project_files
 from scripts.tuning import analysis, experiments, runner
 
 MODELS = project_files.ROOT / "tests" / "tune_models"
@@ -277,7 +276,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.render:
         found = run(args.budget, lambda line: print(line, flush=True))
         OUT_DIR.mkdir(parents=True, exist_ok=True)
-        results.write_json_atomic(RUN_JSON, found)
+        json_files.write_json_atomic(RUN_JSON, found)
     found = load(RUN_JSON)
     table = render(found)
     TABLE_MD.write_text(table, encoding="utf-8")
