@@ -36,12 +36,19 @@ $(STAMP): pyproject.toml $(LOCK)
 		"Python %d.%d: $(LOCK) covers 3.11 and 3.12; rm -rf $(VENV), make PYTHON=python3.12" % v)'
 	@sed -n '/^uv==/,/^ *#/p' $(LOCK) | grep -v '^ *#' > $(VENV)/uv-requirement.txt
 	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r $(VENV)/uv-requirement.txt
-	$(BIN)/uv pip install --quiet --python $(BIN)/python --require-hashes --compile-bytecode \
-		-r $(LOCK)
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --require-hashes --no-deps \
+		--compile-bytecode -r $(LOCK)
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps --no-build-isolation .
 	@touch $(STAMP)
 
 venv: $(STAMP)
+
+# A measured stack's own environment (data/measured_stacks.yml), installed from its lock with
+# hashes: make stack-env STACK=tf221-keras3. The two TensorFlow 2.16.2 stacks live in .venv.
+STACK ?= tf216-keras3
+.PHONY: stack-env
+stack-env: $(STAMP)
+	@$(BIN)/python -m scripts.stack_env $(STACK)
 
 serve: $(STAMP)
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
@@ -59,17 +66,19 @@ lint: $(STAMP)
 # Regenerate the lock from pyproject.toml's ranges, at the newest versions they admit.
 lock: $(STAMP)
 	$(BIN)/uv pip compile pyproject.toml --all-extras --universal --python-version 3.11 \
-		--generate-hashes --upgrade --quiet --output-file $(LOCK)
+		--override locks/main-overrides.txt --generate-hashes --upgrade --quiet --output-file $(LOCK)
+	$(BIN)/uv pip compile locks/tf221-keras3.in --universal --python-version 3.11 \
+		--generate-hashes --upgrade --quiet --output-file locks/tf221-keras3.txt
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest
 
-measure: $(STAMP)
-	$(BIN)/python -m scripts.measure $(ARGS)
+measure: stack-env
+	$(BIN)/python -m scripts.measure --stack $(STACK) $(ARGS)
 	$(BIN)/python -m scripts.render
 
-measure-quick: $(STAMP)
-	$(BIN)/python -m scripts.measure --quick $(ARGS)
+measure-quick: stack-env
+	$(BIN)/python -m scripts.measure --quick --stack $(STACK) $(ARGS)
 
 render: $(STAMP)
 	$(BIN)/python -m scripts.render

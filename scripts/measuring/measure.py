@@ -19,12 +19,28 @@ import tempfile
 import time
 from pathlib import Path
 
-from scripts.core import catalog, claims, comparison, provenance, software_stack, stats
+from scripts.core import (
+    catalog,
+    claims,
+    comparison,
+    measured_stacks,
+    provenance,
+    software_stack,
+    stack_software,
+    stats,
+)
 from scripts.core import store as results
 from scripts.core.rounds import process_rounds
 from scripts.measuring import noise_check
 
 QUICK_RESULTS_DIR = catalog.ROOT / "build" / "quick-results"
+
+
+def stack_argument(text: str) -> measured_stacks.Stack:
+    try:
+        return measured_stacks.by_id(text)
+    except measured_stacks.StackError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -40,6 +56,13 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         action="store_true",
         help="small sizes and 3 rounds, written to build/quick-results/ (a pipeline check, "
         "not numbers to publish)",
+    )
+    parser.add_argument(
+        "--stack",
+        type=stack_argument,
+        default=measured_stacks.DEFAULT,
+        help="the software stack to measure on (data/measured_stacks.yml; default %(default)s); "
+        "its snippets run with that stack's Python and TF_USE_LEGACY_KERAS",
     )
     parser.add_argument("--results-dir", type=Path, help="where results/<machine-id>.json goes")
     parser.add_argument("--list", action="store_true", help="list the measurable snippets")
@@ -75,10 +98,16 @@ def method_for(args: argparse.Namespace) -> dict:
     }  # fmt: skip
 
 
-def child_env() -> dict:
+def child_env(stack: measured_stacks.Stack | None = None) -> dict:
+    """The children's environment: the project on PYTHONPATH, and the stack's own
+    TF_USE_LEGACY_KERAS where a stack is given."""
     env = dict(os.environ, PYTHONPATH=str(catalog.ROOT), TF_CPP_MIN_LOG_LEVEL="2")
     env.setdefault("PYTHONHASHSEED", "0")
-    return env
+    return stack.environ(env) if stack else env
+
+
+def child_python(stack: measured_stacks.Stack | None = None) -> str:
+    return str(stack.interpreter()) if stack else sys.executable
 
 
 def run_child(
@@ -87,12 +116,14 @@ def run_child(
     timeout: float,
     snippets_dir: Path,
     variants: list[str] | None = None,
+    stack: measured_stacks.Stack | None = None,
 ) -> dict:
-    """Measure one snippet (or some of its variants) in a child process; return its report."""
+    """Measure one snippet (or some of its variants) in a child process, with the stack's
+    Python where one is given; return its report."""
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "report.json"
         command = [
-            sys.executable, "-m", "scripts.measuring.measure_child", "--snippet", snippet.name,
+            child_python(stack), "-m", "scripts.measuring.measure_child", "--snippet", snippet.name,
             "--size", method["size"], "--warmup", str(method["warmup"]),
             "--min-rounds", str(method["min_rounds"]), "--max-rounds", str(method["max_rounds"]),
             "--budget", str(method["budget_s"]), "--seed", str(method.get("order_seed", 0)),
@@ -102,7 +133,7 @@ def run_child(
             command += ["--variant", variant]
         try:
             done = subprocess.run(
-                command, cwd=catalog.ROOT, env=child_env(), timeout=timeout,
+                command, cwd=catalog.ROOT, env=child_env(stack), timeout=timeout,
                 stdout=subprocess.PIPE, stderr=None, text=True, check=False,
             )  # fmt: skip
             problem = (
@@ -143,7 +174,7 @@ def measure_snippet(
     """
     found = catalog.constants(snippet.path)
     if not found.get("ISOLATE_VARIANTS") or not isinstance(found.get("VARIANTS"), dict):
-        report = run_child(snippet, method, args.timeout, args.snippets_dir, variants)
+        report = run_child(snippet, method, args.timeout, args.snippets_dir, variants, args.stack)
         report["schedule"] = {**report.get("schedule", {}), "kind": "interleaved rounds"}
         return rerun_after_crash(snippet, report, method, args, variants)
     chosen = [v for v in found["VARIANTS"] if not variants or v in variants]
@@ -204,7 +235,9 @@ def alternating_processes(
         print(f"  process round {number + 1}/{rounds}: {', '.join(order)}", file=sys.stderr)
 
     def run_one(variant: str, position: int) -> bool:
-        report = run_child(snippet, child_method, args.timeout, args.snippets_dir, [variant])
+        report = run_child(
+            snippet, child_method, args.timeout, args.snippets_dir, [variant], args.stack
+        )
         for key in ("devices", "variant_labels", "variant_order", "baseline", "references"):
             if key in report:
                 merged[key] = report[key]
@@ -246,11 +279,13 @@ def joined_stats(pieces: list[dict]) -> dict:
     return joined
 
 
-def capture_output(snippet: catalog.Snippet, size: str, timeout: float) -> dict:
+def capture_output(
+    snippet: catalog.Snippet, size: str, timeout: float, stack: measured_stacks.Stack | None = None
+) -> dict:
     """Run the snippet as a reader would (`python snippet.py SIZE`) and keep what it prints."""
     try:
         done = subprocess.run(
-            [sys.executable, str(snippet.path), size], cwd=catalog.ROOT, env=child_env(),
+            [child_python(stack), str(snippet.path), size], cwd=catalog.ROOT, env=child_env(stack),
             capture_output=True, text=True, timeout=timeout, check=False,
         )  # fmt: skip
     except subprocess.TimeoutExpired:
@@ -389,13 +424,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.list:
         print("\n".join(s.name for s in selected))
         return 0
+    try:
+        software = stack_software.probe(args.stack)  # what the stack's environment really loads
+    except measured_stacks.StackError as error:
+        print(f"error: {error}\nNothing was measured.", file=sys.stderr)
+        return 2
     lock = hold_run_lock()
     if lock is None:
         return 2
     method = method_for(args)
     results_dir = args.results_dir or (QUICK_RESULTS_DIR if args.quick else results.RESULTS_DIR)
     machine = provenance.collect_machine()
-    software = provenance.collect_software()
     git = provenance.git_state(catalog.ROOT)
     publishing = results_dir.resolve() == results.RESULTS_DIR.resolve()
     if publishing and git["dirty"] and not args.allow_dirty:
@@ -428,7 +467,11 @@ def main(argv: list[str] | None = None) -> int:
     conditions = noise_check.snapshot()
     for warning in noise_check.warnings(conditions):
         print(f"warning: {warning}", file=sys.stderr)
-    print(f"Measuring {len(selected)} snippet(s) on {machine['description']} -> {path}")
+    print(
+        f"Measuring {len(selected)} snippet(s) on {machine['description']}, stack {args.stack.id} "
+        f"(TensorFlow {software['tensorflow']}, {software['keras_package']} "
+        f"{software['keras']}) -> {path}"
+    )
     failures: list[str] = []
     summary: list[str] = []
     started = time.perf_counter()
@@ -456,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
         if report.get("error"):
             failures.append(report["error"])
         elif not args.no_output:
-            output = capture_output(snippet, method["size"], args.timeout)
+            output = capture_output(snippet, method["size"], args.timeout, args.stack)
             if "error" in output:
                 failures.append(f"{snippet.relpath} (run directly): {output['error']}")
                 output = None

@@ -10,9 +10,9 @@ import statistics
 import sys
 import time
 
-import keras
 import numpy as np
 import tensorflow as tf
+from tensorflow import keras  # tf.keras: Keras 3, or tf-keras where TF_USE_LEGACY_KERAS=1
 
 CLASSES = 1000
 # "small" uses 96x96 images (MobileNetV2's smallest standard input) to keep tests quick.

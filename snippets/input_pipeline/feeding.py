@@ -8,9 +8,9 @@ import statistics
 import sys
 import time
 
-import keras
 import numpy as np
 import tensorflow as tf
+from tensorflow import keras  # tf.keras: Keras 3, or tf-keras where TF_USE_LEGACY_KERAS=1
 
 FEATURES, CLASSES, BATCH = 256, 10, 32
 BATCHES_PER_RUN = {"full": 200, "small": 4}

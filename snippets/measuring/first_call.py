@@ -10,9 +10,9 @@ import subprocess
 import sys
 import time
 
-import keras
 import numpy as np
 import tensorflow as tf
+from tensorflow import keras  # tf.keras: Keras 3, or tf-keras where TF_USE_LEGACY_KERAS=1
 
 SIZES = {
     "full": {"conv_images": 100, "conv_side": 100, "matmul": 2048},

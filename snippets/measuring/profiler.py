@@ -12,8 +12,8 @@ import tempfile
 import time
 from pathlib import Path
 
-import keras
 import tensorflow as tf
+from tensorflow import keras  # tf.keras: Keras 3, or tf-keras where TF_USE_LEGACY_KERAS=1
 
 FEATURES, CLASSES, BATCH = 256, 10, 32
 STEPS_PER_RUN = {"full": 10, "small": 2}

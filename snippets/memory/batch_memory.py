@@ -13,8 +13,8 @@ import subprocess
 import sys
 import time
 
-import keras
 import numpy as np
+from tensorflow import keras  # tf.keras: Keras 3, or tf-keras where TF_USE_LEGACY_KERAS=1
 
 BATCHES = {"batch_16": 16, "batch_128": 128, "batch_1024": 1024}
 SMALL_BATCHES = {"batch_16": 2, "batch_128": 4, "batch_1024": 8}  # for a quick check

@@ -9,9 +9,9 @@ import statistics
 import sys
 import time
 
-import keras
 import numpy as np
 import tensorflow as tf
+from tensorflow import keras  # tf.keras: Keras 3, or tf-keras where TF_USE_LEGACY_KERAS=1
 
 BATCH, CLASSES = 256, 10
 STEPS_PER_RUN = {"full": 20, "small": 2}

@@ -13,9 +13,9 @@ import sys
 import time
 from collections import Counter
 
-import keras
 import numpy as np
 import tensorflow as tf
+from tensorflow import keras  # tf.keras: Keras 3, or tf-keras where TF_USE_LEGACY_KERAS=1
 
 FEATURES, HIDDEN, CLASSES = 512, 1024, 10
 BATCH = {"full": 64, "small": 8}

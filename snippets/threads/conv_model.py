@@ -10,9 +10,9 @@ import subprocess
 import sys
 import time
 
-import keras
 import numpy as np
 import tensorflow as tf
+from tensorflow import keras  # tf.keras: Keras 3, or tf-keras where TF_USE_LEGACY_KERAS=1
 
 IMAGE, CLASSES = 32, 10
 SIZES = {"full": {"batch": 64, "steps": 1}, "small": {"batch": 4, "steps": 1}}

@@ -11,9 +11,9 @@ import subprocess
 import sys
 import time
 
-import keras
 import numpy as np
 import tensorflow as tf
+from tensorflow import keras  # tf.keras: Keras 3, or tf-keras where TF_USE_LEGACY_KERAS=1
 
 FEATURES, CLASSES, BATCH = 256, 10, 32
 STEPS_PER_RUN = {"full": 20, "small": 2}

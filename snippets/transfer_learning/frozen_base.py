@@ -11,9 +11,9 @@ import statistics
 import sys
 import time
 
-import keras
 import numpy as np
 import tensorflow as tf
+from tensorflow import keras  # tf.keras: Keras 3, or tf-keras where TF_USE_LEGACY_KERAS=1
 
 CLASSES = 2
 IMAGE_SIZE = {"full": 160, "small": 96}

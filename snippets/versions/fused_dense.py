@@ -40,8 +40,8 @@ def make_inputs(size: str):
     batch, width = SHAPES[size]
     rng = np.random.default_rng(0)
     x = rng.standard_normal((batch, width), dtype=np.float32)
-    w = rng.standard_normal((width, width), dtype=np.float32) * np.sqrt(2.0 / width)
-    b = rng.standard_normal(width, dtype=np.float32) * 0.1
+    w = rng.standard_normal((width, width), dtype=np.float32) * np.float32(np.sqrt(2.0 / width))
+    b = rng.standard_normal(width, dtype=np.float32) * np.float32(0.1)
     return x, w, b
 
 

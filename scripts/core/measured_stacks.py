@@ -1,0 +1,101 @@
+"""The software stacks the guide measures on (data/measured_stacks.yml): which Python runs a
+stack's snippets, with which environment variables, and how to build it when it is missing.
+
+Each stack's environment is a virtual environment in the repository (`.venv` holds two: Keras 3,
+and tf-keras selected by TF_USE_LEGACY_KERAS=1). A missing environment is an error that names
+the `make` target that builds it; what an environment really loads is read by running its
+Python (software_probe.py), never assumed from this file.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from scripts.core import project_files
+
+STACKS_FILE = project_files.ROOT / "data" / "measured_stacks.yml"
+DEFAULT = "tf216-keras3"  # the stack `make measure` measures when STACK is not given
+LEGACY_KERAS = "TF_USE_LEGACY_KERAS"
+FIELDS = {
+    "id": str, "title": str, "why": str, "tensorflow": str, "keras_package": str,
+    "keras": str, "legacy_keras": bool, "environment": str, "mac": str,
+}  # fmt: skip
+
+
+class StackError(ValueError):
+    """A stack that is not defined, or a stack file that does not hold its shape."""
+
+
+@dataclass(frozen=True)
+class Stack:
+    id: str
+    title: str
+    why: str
+    tensorflow: str
+    keras_package: str
+    keras: str
+    legacy_keras: bool
+    environment: str  # a virtual environment's directory, relative to the repository
+    mac: str  # what the stack is on a Mac, in a line
+    lock: str | None = None  # its own lock file, where it has its own environment
+
+    def interpreter(self, root: Path = project_files.ROOT) -> Path:
+        return root / self.environment / "bin" / "python"
+
+    def environ(self, base: dict[str, str] | None = None) -> dict[str, str]:
+        """base (os.environ by default) with TF_USE_LEGACY_KERAS set as the stack needs: '1'
+        for tf-keras, removed otherwise (a shell that activated the Mac stack keeps it set)."""
+        env = dict(os.environ if base is None else base)
+        if self.legacy_keras:
+            env[LEGACY_KERAS] = "1"
+        else:
+            env.pop(LEGACY_KERAS, None)
+        return env
+
+    def missing(self, root: Path = project_files.ROOT) -> str | None:
+        """Why the stack cannot run here, naming the command that builds it; None if it can."""
+        if self.interpreter(root).exists():
+            return None
+        target = "make venv" if self.environment == ".venv" else f"make stack-env STACK={self.id}"
+        return f"stack {self.id}: no Python at {self.environment}/bin/python; build it: {target}"
+
+
+def load(path: Path = STACKS_FILE) -> list[Stack]:
+    """Every stack, in the file's order, each field checked."""
+    try:
+        listed = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise StackError(f"{path}: cannot read it: {error}") from error
+    if not isinstance(listed, list) or not listed:
+        raise StackError(f"{path}: expected a list of stacks")
+    stacks = []
+    for number, item in enumerate(listed):
+        where = f"{path}: stack {number + 1}"
+        if not isinstance(item, dict):
+            raise StackError(f"{where}: expected a mapping of {', '.join(FIELDS)}")
+        for field, kind in FIELDS.items():
+            if not isinstance(item.get(field), kind):
+                raise StackError(f"{where}: field {field!r}: expected a {kind.__name__}")
+        unknown = set(item) - set(FIELDS) - {"lock"}
+        if unknown:
+            raise StackError(f"{where}: unknown fields {sorted(unknown)}")
+        if item.get("lock") is not None and not isinstance(item["lock"], str):
+            raise StackError(f"{where}: field 'lock': expected a path")
+        stacks.append(Stack(**item))
+    ids = [stack.id for stack in stacks]
+    if len(set(ids)) != len(ids):
+        raise StackError(f"{path}: a stack id is listed twice: {ids}")
+    return stacks
+
+
+def by_id(stack_id: str, path: Path = STACKS_FILE) -> Stack:
+    stacks = load(path)
+    for stack in stacks:
+        if stack.id == stack_id:
+            return stack
+    known = ", ".join(stack.id for stack in stacks)
+    raise StackError(f"unknown stack {stack_id!r}: expected one of {known} ({path.name})")

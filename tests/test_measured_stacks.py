@@ -1,0 +1,104 @@
+"""The measured stacks (data/measured_stacks.yml): their file is checked, each names how its
+environment is built, what an environment really loads is probed (a fake Python here), and a
+stack's environment is built from its lock with hashes and rebuilt only when the lock changes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from scripts.core import measured_stacks, software_stack, stack_software
+from scripts.installs import stack_environment
+
+
+def test_the_three_stacks_of_issue_29_are_defined_and_named_as_results_name_them():
+    stacks = {stack.id: stack for stack in measured_stacks.load()}
+    assert list(stacks) == ["tf216-keras3", "tf216-tf-keras", "tf221-keras3"]
+    for stack in stacks.values():  # the id is what the results name from the versions
+        major = stack.keras.split(".")[0]
+        software = {"tensorflow": stack.tensorflow, "keras": stack.keras}
+        assert software_stack.name(software) == stack.id, (stack.id, major)
+    assert (
+        stacks["tf216-tf-keras"].legacy_keras
+        and stacks["tf216-tf-keras"].keras_package == "tf-keras"
+    )
+    assert stacks["tf221-keras3"].lock == "locks/tf221-keras3.txt"
+
+
+def test_each_lock_pins_the_stacks_tensorflow_and_keras(root):
+    for stack in measured_stacks.load():
+        lock = (root / (stack.lock or "requirements.txt")).read_text(encoding="utf-8")
+        assert f"\n{stack.keras_package}=={stack.keras} " in lock, stack.id
+        assert f"tensorflow-cpu=={stack.tensorflow} " in lock, stack.id
+
+
+def test_the_legacy_keras_variable_is_set_or_removed_as_the_stack_needs():
+    keras3, tf_keras = (
+        measured_stacks.by_id("tf216-keras3"),
+        measured_stacks.by_id("tf216-tf-keras"),
+    )
+    shell = {"TF_USE_LEGACY_KERAS": "1", "HOME": "/h"}  # a shell that activated the Mac stack
+    assert "TF_USE_LEGACY_KERAS" not in keras3.environ(shell)
+    assert tf_keras.environ({"HOME": "/h"})["TF_USE_LEGACY_KERAS"] == "1"
+
+
+def test_a_bad_stack_file_or_id_is_named(tmp_path):
+    path = tmp_path / "stacks.yml"
+    path.write_text("- id: x\n  title: 3\n")
+    with pytest.raises(measured_stacks.StackError, match=r"stack 1: field 'title': expected a str"):
+        measured_stacks.load(path)
+    with pytest.raises(measured_stacks.StackError, match="unknown stack 'tf99'.*tf216-keras3"):
+        measured_stacks.by_id("tf99")
+
+
+def fake_python(software: dict, returncode: int = 0):
+    def run(command, env):
+        assert command[1] == "-c" and env["TF_CPP_MIN_LOG_LEVEL"] == "2"
+        run.env = env
+        out = json.dumps(software) if returncode == 0 else ""
+        return subprocess.CompletedProcess(command, returncode, out, "ImportError: no tensorflow")
+
+    return run
+
+
+def test_the_probe_records_what_the_environment_loads_and_refuses_another_stack():
+    stack = measured_stacks.by_id("tf216-tf-keras")
+    loaded = {"python": "3.11.7", "tensorflow": "2.16.2", "keras": "2.16.0",
+              "keras_package": "tf-keras", "numpy": "1.26.4", "tensorflow_metal": None}  # fmt: skip
+    run = fake_python(loaded)
+    assert stack_software.probe(stack, run) == loaded
+    assert run.env["TF_USE_LEGACY_KERAS"] == "1"
+    keras3 = {**loaded, "keras": "3.10.0", "keras_package": "keras"}  # the variable had no effect
+    with pytest.raises(measured_stacks.StackError, match="which is stack tf216-keras3; rebuild"):
+        stack_software.probe(stack, fake_python(keras3))
+    with pytest.raises(
+        measured_stacks.StackError, match="could not import TensorFlow: ImportError"
+    ):
+        stack_software.probe(stack, fake_python(loaded, returncode=1))
+
+
+def test_a_stack_environment_is_built_from_its_lock_once(tmp_path):
+    (tmp_path / "locks").mkdir()
+    (tmp_path / "locks" / "s.txt").write_text("keras==3.15.1 --hash=sha256:00\n")
+    stack = measured_stacks.Stack("s", "t", "w", "2.21.0", "keras", "3.15.1", False, ".venv-s",
+                                  "m", lock="locks/s.txt")  # fmt: skip
+    commands = []
+
+    def run(command):
+        commands.append(command)
+        if "venv" in command:
+            (tmp_path / ".venv-s" / "bin").mkdir(parents=True)
+            (tmp_path / ".venv-s" / "bin" / "python").write_text("")
+
+    stack_environment.build(stack, tmp_path, run, say=lambda line: None)
+    assert commands[0][1:3] == ["-m", "venv"]
+    assert {"--require-hashes", "--no-deps"} <= set(commands[1]) and commands[1][-1].endswith(
+        "s.txt"
+    )
+    stack_environment.build(stack, tmp_path, run, say=lambda line: None)
+    assert len(commands) == 2  # the lock did not change: nothing ran
+    (tmp_path / "locks" / "s.txt").write_text("keras==3.15.2 --hash=sha256:01\n")
+    stack_environment.build(stack, tmp_path, run, say=lambda line: None)
+    assert len(commands) == 3 and "venv" not in commands[2]  # reinstalled, not remade
