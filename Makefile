@@ -109,8 +109,8 @@ clean:
 # Contribute this machine's results: noise check, measure, validate, render, test, then the
 # files to commit and a pull-request description. ARGS="--dry-run" prints the steps only.
 .PHONY: contribute
-contribute: $(STAMP)
-	@$(BIN)/python -m scripts.contribute $(ARGS)
+contribute: stack-env
+	@$(BIN)/python -m scripts.contribute --stack $(STACK) $(ARGS)
 
 # Run the guide's experiments on your own model (scripts/tuning/template.py shows the file):
 # make tune FILE=my_model.py [ARGS="--only input --budget 120"]

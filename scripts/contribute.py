@@ -17,21 +17,26 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from scripts.core import claims, plain_text, provenance
+from scripts.core import claims, measured_stacks, plain_text, provenance
 from scripts.core import store as results
 from scripts.core.catalog import ROOT
 from scripts.measuring import noise_check
 from scripts.rendering import tables
 
 COMMIT_PATHS = ("results", "docs/_generated")
+
+
 # (what, command, stop if it fails): a failed measure keeps everything else it measured,
 # and failing tests are reported in the description; an invalid file is never proposed.
-STEPS = (
-    ("Measure every snippet on this machine (an hour or more)", ["make", "measure"], False),
-    ("Validate the results files", ["make", "validate"], True),
-    ("Render tables, charts and verdicts into docs/_generated/", ["make", "render"], True),
-    ("Run the tests", ["make", "test"], False),
-)
+def steps(stack: str = measured_stacks.DEFAULT) -> tuple:
+    """The steps, measuring on the given stack (data/measured_stacks.yml)."""
+    return (
+        (f"Measure every snippet on this machine, stack {stack} (an hour or more)",
+         ["make", "measure", f"STACK={stack}"], False),
+        ("Validate the results files", ["make", "validate"], True),
+        ("Render tables, charts and verdicts into docs/_generated/", ["make", "render"], True),
+        ("Run the tests", ["make", "test"], False),
+    )  # fmt: skip
 
 
 def noise_warnings(
@@ -160,29 +165,29 @@ def shown(path: Path) -> str:
     return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
-def plan(path: Path) -> str:
+def plan(path: Path, stack: str = measured_stacks.DEFAULT) -> str:
     """What `make contribute` does, step by step (the --dry-run output)."""
     lines = [
         f"make contribute would, for {shown(path)}:",
         "  1. Check for noise: the load average, and on a Mac the power source and Low Power "
         "Mode (warnings only, never a refusal).",
     ]
-    for number, (what, command, stops) in enumerate(STEPS, 2):
+    for number, (what, command, stops) in enumerate(steps(stack), 2):
         after = " (stops here if it fails)" if stops else ""
         lines.append(f"  {number}. {' '.join(command):14s} {what}{after}")
     lines.append(
-        f"  {len(STEPS) + 2}. Print the files to commit (results/ and docs/_generated/) and a "
-        "pull-request description: the machine, and any claim this machine contradicts or "
+        f"  {len(steps(stack)) + 2}. Print the files to commit (results/ and docs/_generated/) "
+        "and a pull-request description: the machine, and any claim this machine contradicts or "
         "has no current result for."
     )
     lines.append("Nothing was run (--dry-run).")
     return "\n".join(lines)
 
 
-def run_steps(path: Path) -> tuple[int, list[str], bool]:
+def run_steps(path: Path, stack: str = measured_stacks.DEFAULT) -> tuple[int, list[str], bool]:
     """Run the steps: (exit status, notes for the description, whether it stopped early)."""
     notes: list[str] = []
-    for number, (what, command, stops) in enumerate(STEPS, 2):
+    for number, (what, command, stops) in enumerate(steps(stack), 2):
         print(f"\n== {number}. {what}: {' '.join(command)}", flush=True)
         code = subprocess.run(command, cwd=ROOT, check=False).returncode
         if code == 0:
@@ -211,6 +216,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--results-path", action="store_true", help="print this machine's results file and stop"
     )
+    parser.add_argument(
+        "--stack",
+        default=measured_stacks.DEFAULT,
+        choices=[stack.id for stack in measured_stacks.load()],
+        help="the software stack to measure (data/measured_stacks.yml; default %(default)s)",
+    )
     return parser.parse_args(argv)
 
 
@@ -230,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
         print(shown(path))
         return 0
     if args.dry_run:
-        print(plan(path))
+        print(plan(path, args.stack))
         return 0
     print("== 1. Noise check")
     warnings = noise_warnings()
@@ -238,7 +249,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"WARNING: {warning}")
     if not warnings:
         print("Nothing found that would slow the timings.")
-    status, notes, stopped = run_steps(path)
+    status, notes, stopped = run_steps(path, args.stack)
     if stopped:
         return status
     notes = [f"Before measuring: {w}" for w in warnings] + notes + args.note

@@ -305,3 +305,14 @@ def test_the_pages_cheap_commands_run_on_a_copy_of_the_repository(repository_cop
     assert "rendered " in outputs["make render"]
     # The dry run measured nothing: results/ is as it was.
     assert snapshot(repository_copy / "results") == snapshot(root / "results")
+
+
+def test_the_measure_step_names_the_stack_asked_for(tmp_path):
+    """make contribute STACK=... measures that stack, and the plan says which."""
+    from scripts import contribute
+
+    plan = contribute.plan(tmp_path / "m.json", "tf216-tf-keras")
+    assert "make measure STACK=tf216-tf-keras" in plan and "stack tf216-tf-keras" in plan
+    assert contribute.steps()[0][1] == ["make", "measure", "STACK=tf216-keras3"]
+    with pytest.raises(SystemExit):
+        contribute.parse_args(["--stack", "tf99"])
