@@ -147,7 +147,7 @@ def test_the_hosted_workflow_measuring_steps_give_a_file_that_validates_and_rend
     def collect_machine(probe=None):
         return real_collect(hosted_runner_mac())
 
-    def capture_output(snippet, size, timeout):
+    def capture_output(snippet, size, timeout, stack=None):
         text = outputs.get(snippet.name, {}).get("text")
         if text is None:
             variants = reports[snippet.name]["variant_order"]

@@ -155,14 +155,28 @@ def test_mac_results_runs_the_readme_steps_in_order_cpu_only():
     )
     assert python["with"]["python-version"] == "3.11"
     order = [step_index(measure, needle) for needle in (
-        "actions/checkout", "actions/setup-python", "make venv", "pip uninstall --yes tensorflow-metal",
-        "make measure", "make validate", "make render", "make test", "scripts.contribute --describe",
+        "actions/checkout", "actions/setup-python", "make stack-env STACK=\"$STACK\"",
+        "pip uninstall --yes tensorflow-metal", "make measure STACK=\"$STACK\"", "make validate", "make render", "make test", "scripts.contribute --describe",
         "actions/upload-artifact")]  # fmt: skip
     assert order == sorted(order), order
     test_step = measure["steps"][step_index(measure, "make test")]
     assert test_step["continue-on-error"] is True and test_step["id"] == "test"
     validate_step = measure["steps"][step_index(measure, "make validate")]
     assert not validate_step.get("continue-on-error"), "an invalid file must never be proposed"
+
+
+def test_mac_results_measures_every_stack_each_in_its_own_job(root):
+    """One job per (runner, stack), so no job measures more than one stack in GitHub's 6 hours,
+    and each copies its file under a name of its own for the pull-request job to add."""
+    from scripts.core import measured_stacks
+
+    measure, _ = mac_results_jobs()
+    assert measure["strategy"]["matrix"]["stack"] == [s.id for s in measured_stacks.load()]
+    assert measure["env"]["STACK"] == "${{ matrix.stack }}"
+    text = (WORKFLOWS / MAC_RESULTS).read_text(encoding="utf-8")
+    assert (
+        '-$STACK.json"' in text and "mac-results-${{ matrix.runner }}-${{ matrix.stack }}" in text
+    )
 
 
 def test_mac_results_opens_or_updates_one_pull_request_with_stated_permissions():
