@@ -28,9 +28,12 @@ def page_fragment(
 ) -> str:
     """The part for one page, rendered from the results: never typed."""
     measured = {d["stack"] for d in stack_data}
+    shown = f"from stack {stack_words(measured_stacks.DEFAULT)} on every machine"
     lines = [
-        f"The tables, charts and verdicts on this page are from stack "
-        f"{stack_words(measured_stacks.DEFAULT)} on every machine."
+        f"The tables and charts on this page are {shown}; the claims above give a row for "
+        "each stack measured."
+        if len(measured) > 1
+        else f"The tables, charts and verdicts on this page are {shown}."
     ]
     missing = [s for s in stack_verdicts.all_stacks(stack_data) if s not in measured]
     if missing:
