@@ -21,14 +21,30 @@ from scripts.core.claims import (
     speedup,
     status,
 )
+from scripts.rendering import stack_verdicts
 
 
-def page_fragment(claims: list[dict], all_data: list[dict], page: str, root: Path = ROOT) -> str:
-    """The claims of one page as admonitions, each with its measured evidence per machine."""
+def page_fragment(
+    claims: list[dict],
+    all_data: list[dict],
+    page: str,
+    root: Path = ROOT,
+    stack_data: list[dict] | None = None,
+) -> str:
+    """The claims of one page as admonitions, each with its measured evidence per machine and,
+    when the results hold more than one stack, per (machine, stack), named in each row.
+
+    stack_data: a view per (machine, stack) (store.stack_views); None: all_data only."""
+    by_stack = stack_data is not None and stack_verdicts.several_stacks(stack_data)
+    rows_data = stack_data if by_stack else all_data
     blocks = []
     for claim in (c for c in claims if c["page"] == page):
         kind = VERDICTS[claim["verdict"]]
         lines = [f'!!! {kind} "{claim["id"]}: {claim["verdict"]}"', ""]
+        if by_stack:
+            differs = differs_sentence(stack_verdicts.figures([claim], rows_data, root))
+            if differs:
+                lines += [f"    {differs}", ""]
         lines.append(f"    **Claim:** {claim['claim'].strip()}")
         lines += ["", f"    **Verdict:** {claim['why'].strip()}"]
         if claim.get("sources"):
@@ -36,14 +52,14 @@ def page_fragment(claims: list[dict], all_data: list[dict], page: str, root: Pat
         for evidence in claim.get("evidence", []):
             variant, baseline = (short_name(evidence[k]) for k in ("variant", "baseline"))
             shown = False
-            for data in all_data:
+            for data in rows_data:
                 ratio = speedup(data, evidence, root)
                 if ratio is None:
                     continue
                 shown = True
                 lines += [
                     "",
-                    f"    {evidence_label(evidence, data)} "
+                    f"    {evidence_label(evidence, data, by_stack)} "
                     f"{compared(evidence, variant, baseline)}: "
                     f"{measured_words(data, evidence, ratio, root)}.",
                 ]
@@ -74,9 +90,32 @@ def measured_words(data: dict, evidence: dict, ratio: float, root: Path = ROOT) 
     return words
 
 
-def evidence_label(evidence: dict, data: dict) -> str:
-    """'*Measured on M:*', or for an analogue '*Analogue measured on M (not a test ...):*'."""
+def differs_sentence(figures: list[stack_verdicts.Figure]) -> str | None:
+    """One sentence naming each machine where one claim's verdict differs between stacks,
+    or None where the stacks agree (or only one is measured)."""
+    parts = []
+    for group in stack_verdicts.grouped(figures).values():
+        if len({figure.verdict for figure in group}) < 2:
+            continue
+        first = group[0]
+        variant, baseline = (short_name(first.evidence[k]) for k in ("variant", "baseline"))
+        verdicts = " but ".join(
+            f"{figure.verdict} on {stack_verdicts.stack_link(figure.stack)}" for figure in group
+        )
+        parts.append(
+            f"on {first.description}, {compared(first.evidence, variant, baseline)} is {verdicts}"
+        )
+    if not parts:
+        return None
+    return f"**The verdict differs between stacks:** {'; '.join(parts)}."
+
+
+def evidence_label(evidence: dict, data: dict, with_stack: bool = False) -> str:
+    """'*Measured on M:*', or for an analogue '*Analogue measured on M (not a test ...):*';
+    with_stack: the row names its stack, linked to the stack's verdicts."""
     machine = data["machine"]["description"]
+    if with_stack:
+        machine += f", stack {stack_verdicts.stack_link(data['stack'])}"
     if evidence.get("analogue"):
         return f"*Analogue measured on {machine} {ANALOGUE_NOTE}:*"
     return f"*Measured on {machine}:*"

@@ -10,7 +10,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from scripts.core import claims, compatibility, mac_stacks, plain_text, sources
+from scripts.core import (
+    claims,
+    compatibility,
+    mac_stacks,
+    measured_stacks,
+    plain_text,
+    sources,
+    stack_changes,
+)
 from scripts.core import store as results
 from scripts.core.catalog import ROOT
 from scripts.rendering import (
@@ -25,6 +33,9 @@ from scripts.rendering import (
     reference_figures,
     results_page,
     sources_page,
+    stack_changes_page,
+    stack_comparison,
+    stack_matrix,
     symptoms,
     tables,
 )
@@ -54,13 +65,23 @@ def render_all(
     claim_list: list[dict],
     reference: list[dict],
     root: Path = ROOT,
+    stack_data: list[dict] | None = None,
+    causes: list[stack_changes.Cause] | None = None,
 ) -> dict[str, str]:
     """Every generated file, as {path relative to docs/_generated: text}.
 
+    all_data: the default stack's view of every file (what the factor pages show);
+    stack_data: a view per (machine, stack) (store.stack_views; default: all_data);
+    causes: data/stack_changes.yml (default: read it).
     Strings from results files are untrusted: pages get them escaped (plain_text), and charts
     get them raw, because the SVG writer escapes text itself.
     """
     raw_data, all_data = all_data, [plain_text.escaped_results(data) for data in all_data]
+    stack_data = [
+        plain_text.escaped_results({"stack": measured_stacks.DEFAULT, **data})
+        for data in (raw_data if stack_data is None else stack_data)
+    ]
+    causes = stack_changes.load() if causes is None else causes
     files: dict[str, str] = {
         "machines.md": tables.machines_table(all_data),
         "results/measured.md": results_page.measured_section(all_data, root),
@@ -106,7 +127,17 @@ def render_all(
     files["calibration.md"] = calibration.table(all_data)
     for page in sorted({c["page"] for c in claim_list}):
         name = Path(page).with_suffix("").as_posix()
-        files[f"claims/{name}.md"] = claim_boxes.page_fragment(claim_list, all_data, page, root)
+        files[f"claims/{name}.md"] = claim_boxes.page_fragment(
+            claim_list, all_data, page, root, stack_data
+        )
+        files[stack_comparison.output_name(page)] = stack_comparison.page_fragment(
+            claim_list, stack_data, page, root
+        )
+    files[stack_matrix.MATRIX_OUTPUT] = stack_matrix.matrix(stack_data)
+    files[stack_matrix.VERDICTS_OUTPUT] = stack_matrix.verdicts(claim_list, stack_data, root)
+    files[stack_changes_page.OUTPUT] = stack_changes_page.render(
+        claim_list, stack_data, causes, root
+    )
     if compatibility.DATA.exists():  # the versions page's table, from data/compatibility.json
         files[compat_table.OUTPUT] = compat_table.render()
     if mac_stacks.DATA.exists():  # the Set up page's stacks, from data/mac_stacks.json
@@ -144,7 +175,13 @@ def reproducibility(all_data: list[dict], claim_list: list[dict]) -> str:
 
 def render_from_disk() -> dict[str, str]:
     """Render from the committed results, claims and reference files."""
-    return render_all(results.load_all(), claims.load(), results_page.load_reference())
+    files = results.read_all()
+    return render_all(
+        results.unchecked_views(files),
+        claims.load(),
+        results_page.load_reference(),
+        stack_data=results.stack_views(files),
+    )
 
 
 def stale_files(rendered: dict[str, str], out_dir: Path) -> list[str]:
@@ -166,7 +203,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         rendered = render_from_disk()
-    except (results.ResultsError, claims.ClaimsError, sources.SourcesError) as error:
+    except (
+        results.ResultsError,
+        claims.ClaimsError,
+        sources.SourcesError,
+        stack_changes.StackChangesError,
+    ) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     stale = stale_files(rendered, GENERATED_DIR)

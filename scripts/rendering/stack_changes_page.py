@@ -1,0 +1,101 @@
+"""What changed between stacks, said once: every claim whose figure moved between two stacks on
+one machine (stack_verdicts.moved), with both figures and its cause from data/stack_changes.yml,
+or "cause not found"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from scripts.core import measured_stacks
+from scripts.core.catalog import ROOT
+from scripts.core.claims import claim_order, compared, short_name
+from scripts.core.stack_changes import Cause
+from scripts.rendering import stack_verdicts
+
+OUTPUT = "stack-changes.md"
+NOT_FOUND = "cause not found"
+
+
+@dataclass(frozen=True)
+class Move:
+    """One evidence item that moved from one stack to another on one machine."""
+
+    before: stack_verdicts.Figure
+    after: stack_verdicts.Figure
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.before.claim["id"], self.before.stack, self.after.stack)
+
+
+def moves(claim_list: list[dict], stack_data: list[dict], root: Path = ROOT) -> list[Move]:
+    """Every move, against each machine's reference stack: the default stack where the machine
+    has it, else its first stack measured."""
+    found = stack_verdicts.figures(sorted(claim_list, key=claim_order), stack_data, root)
+    measured = stack_verdicts.stacks_measured(stack_data)
+    result = []
+    for group in stack_verdicts.grouped(found).values():
+        stacks = measured[group[0].machine]
+        reference = measured_stacks.DEFAULT if measured_stacks.DEFAULT in stacks else stacks[0]
+        before = next((f for f in group if f.stack == reference), None)
+        if before is None:
+            continue
+        result += [
+            Move(before, after)
+            for after in group
+            if after.stack != reference and stack_verdicts.moved(before, after)
+        ]
+    return result
+
+
+def stale(causes: list[Cause], found: list[Move]) -> list[Cause]:
+    """Causes for a claim and stack pair that did not move on any machine."""
+    moved = {move.key for move in found}
+    return [cause for cause in causes if cause.key not in moved]
+
+
+def render(claim_list: list[dict], stack_data: list[dict], causes: list[Cause], root=ROOT) -> str:
+    """The page's list, or a sentence saying why it is empty."""
+    measured = stack_verdicts.stacks_measured(stack_data)
+    if not any(len(stacks) > 1 for stacks in measured.values()):
+        return (
+            "No machine has more than one stack measured yet, so no claim can have moved. "
+            "Stacks measured: "
+            + ", ".join(
+                stack_verdicts.stack_link(s)
+                for s in stack_verdicts.all_stacks(stack_data)
+                if s in {d["stack"] for d in stack_data}
+            )
+            + ".\n"
+        )
+    found = moves(claim_list, stack_data, root)
+    if not found:
+        return "No claim moved between stacks on any machine measured with more than one.\n"
+    by_key = {cause.key: cause for cause in causes}
+    lines = [
+        "| Claim | Machine | Compared | Before | After | Cause |",
+        "|---|---|---|---|---|---|",
+    ]
+    for move in found:
+        evidence = move.before.evidence
+        variant, baseline = (short_name(evidence[k]) for k in ("variant", "baseline"))
+        claim = move.before.claim
+        lines.append(
+            f"| [{claim['id']}]({claim['page']}) | {move.before.description} "
+            f"| {compared(evidence, variant, baseline)} "
+            f"| {figure_cell(move.before)} | {figure_cell(move.after)} "
+            f"| {cause_words(by_key.get(move.key))} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def figure_cell(figure: stack_verdicts.Figure) -> str:
+    return f"{stack_verdicts.stack_link(figure.stack)}: {figure.words()}"
+
+
+def cause_words(cause: Cause | None) -> str:
+    if cause is None:
+        return NOT_FOUND
+    text = cause.cause.replace("|", "\\|")
+    return f"{text} ([source]({cause.source}), read at `{cause.tag}`)"

@@ -1,0 +1,83 @@
+"""Each factor page's "Across TensorFlow and Keras versions" part: which stack the page's figures
+are from, and on every machine measured with more than one stack, each claim's speed-up and
+verdict per stack side by side (stack_verdicts gives the figures)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scripts.core import measured_stacks
+from scripts.core.catalog import ROOT
+from scripts.core.claims import compared, short_name
+from scripts.rendering import stack_verdicts
+
+OUTPUT_DIR = "stacks"  # docs/_generated/stacks/<page>.md
+
+
+def output_name(page: str) -> str:
+    return f"{OUTPUT_DIR}/{Path(page).with_suffix('').as_posix()}.md"
+
+
+def stack_words(stack: str) -> str:
+    """'`tf216-keras3` (TensorFlow 2.16.2 with Keras 3.10)', linked to the stack's verdicts."""
+    return f"{stack_verdicts.stack_link(stack)} ({stack_verdicts.stack_title(stack)})"
+
+
+def page_fragment(
+    claim_list: list[dict], stack_data: list[dict], page: str, root: Path = ROOT
+) -> str:
+    """The part for one page, rendered from the results: never typed."""
+    measured = {d["stack"] for d in stack_data}
+    shown = f"from stack {stack_words(measured_stacks.DEFAULT)} on every machine"
+    lines = [
+        f"The tables and charts on this page are {shown}; the claims above give a row for "
+        "each stack measured."
+        if len(measured) > 1
+        else f"The tables, charts and verdicts on this page are {shown}."
+    ]
+    missing = [s for s in stack_verdicts.all_stacks(stack_data) if s not in measured]
+    if missing:
+        names = ", ".join(stack_words(s) for s in missing)
+        lines.append(f"Not measured yet on any machine: {names}.")
+    page_claims = [c for c in claim_list if c["page"] == page]
+    if not any(claim.get("evidence") for claim in page_claims):
+        lines.append("No claim on this page has evidence measured by this project's scripts.")
+        return " ".join(lines) + "\n"
+    machines = {
+        machine: stacks
+        for machine, stacks in stack_verdicts.stacks_measured(stack_data).items()
+        if len(stacks) > 1
+    }
+    if not machines:
+        lines.append("No machine has more than one stack measured yet, so there is no comparison.")
+        return " ".join(lines) + "\n"
+    blocks = [" ".join(lines)]
+    found = stack_verdicts.figures(page_claims, stack_data, root)
+    for machine, stacks in machines.items():
+        blocks.append(machine_table(found, machine, stacks))
+    blocks.append(
+        "Each cell: the speed-up pooled over that stack's sessions, its 95% interval for a new "
+        "session, and what the interval says of the claim's range (the same range for every "
+        "stack). [What changed between stacks](stack-changes.md) lists every claim that moved."
+    )
+    return "\n\n".join(blocks) + "\n"
+
+
+def machine_table(found: list[stack_verdicts.Figure], machine: str, stacks: list[str]) -> str:
+    """One machine's claims (rows) by stack (columns); 'not measured' where a stack lacks one."""
+    mine = [f for f in found if f.machine == machine]
+    if not mine:
+        return f"No claim on this page is measured on machine `{machine}` with these stacks."
+    header = "| Claim | Compared | " + " | ".join(f"`{s}`" for s in stacks) + " |"
+    lines = [f"**On {mine[0].description}:**", "", header, "|---|---|" + "---|" * len(stacks)]
+    for group in stack_verdicts.grouped(mine).values():
+        first = group[0]
+        variant, baseline = (short_name(first.evidence[k]) for k in ("variant", "baseline"))
+        by_stack = {figure.stack: figure.words() for figure in group}
+        cells = [by_stack.get(stack, "not measured") for stack in stacks]
+        lines.append(
+            f"| {first.claim['id']} | {compared(first.evidence, variant, baseline)} | "
+            + " | ".join(cells)
+            + " |"
+        )
+    return "\n".join(lines)

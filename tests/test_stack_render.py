@@ -1,0 +1,230 @@
+"""Pages per software stack: the default stack's view stays as it was when another stack's
+sessions join a file; claim boxes, factor pages, the Results page and What changed show each
+(machine, stack), from synthetic multi-stack results built on a committed file."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from scripts.core import claims, measured_stacks, provenance, stack_changes
+from scripts.core import store as results
+from scripts.rendering import (
+    render,
+    results_page,
+    stack_changes_page,
+    stack_comparison,
+    stack_matrix,
+)
+
+NEW_STACK = "tf221-keras3"
+NEW_SOFTWARE = {"tensorflow": "2.21.0", "keras": "3.15.1", "numpy": "2.4.6"}
+LATER = "2099-01-01T00:00:00Z"
+STACK_PARTS = ("claims/", "stacks/", "results/stack", stack_changes_page.OUTPUT)
+TIMES = ("first_call_s", "max_s", "median_s", "min_s", "q1_s", "q3_s")
+
+
+@pytest.fixture(scope="module")
+def base(root) -> dict:
+    """The smallest committed file, every entry marked as measured on today's snippet, so the
+    claims read it whatever the snippets' state."""
+    path = min((root / "results").glob("*.json"), key=lambda p: p.stat().st_size)
+    data = results.read(path)
+    for session in data["sessions"]:
+        for entry in session["entries"].values():
+            entry["snippet_sha256"] = provenance.file_sha256(root / entry["snippet_path"])
+    return data
+
+
+@pytest.fixture(scope="module")
+def evidence(base, root) -> tuple[dict, dict]:
+    """A claim and evidence item with an at_least bound that the base file supports."""
+    view = results.unchecked_views([base])[0]
+    for claim in claims.load():
+        for item in claim.get("evidence", []):
+            found = claims.pooled(view, item, root)
+            if (
+                found
+                and "at_least" in item
+                and item.get("baseline_stat", "median_s") == "median_s"
+                and claims.status(item, (found.new_low, found.new_high)) == claims.SUPPORTED
+            ):
+                return claim, item
+    pytest.skip("no supported at_least evidence in the smallest committed file")
+
+
+def with_stack(data: dict, variant: str, slower: float, software=NEW_SOFTWARE) -> dict:
+    """data with its last session measured again on another stack, the variant `slower`
+    times slower."""
+    data = copy.deepcopy(data)
+    session = copy.deepcopy(data["sessions"][-1])
+    for key, entry in session["entries"].items():
+        entry["software"] = {**entry["software"], **software}
+        if key == variant:
+            stats = entry["stats"]
+            for field in TIMES:
+                if stats.get(field) is not None:
+                    stats[field] *= slower
+            stats["times_s"] = [t * slower for t in stats.get("times_s", [])]
+            if entry.get("speedup"):
+                for field in ("point", "low", "high"):
+                    entry["speedup"][field] /= slower
+    session.update(id=LATER, stack=results.software_stack.name(software))
+    data["sessions"].append(session)
+    results.check(data, "synthetic")
+    return data
+
+
+def rendered(files: list[dict], causes=()) -> dict[str, str]:
+    return render.render_all(
+        results.unchecked_views(files),
+        claims.load(),
+        results_page.load_reference(),
+        stack_data=results.stack_views(files),
+        causes=list(causes),
+    )
+
+
+@pytest.fixture(scope="module")
+def moved_file(base, evidence) -> dict:
+    return with_stack(base, evidence[1]["variant"], slower=100.0)
+
+
+@pytest.fixture(scope="module")
+def base_render(base) -> dict[str, str]:
+    return rendered([base])
+
+
+@pytest.fixture(scope="module")
+def moved_render(moved_file) -> dict[str, str]:
+    return rendered([moved_file])
+
+
+def test_another_stacks_sessions_never_enter_the_default_view(base, moved_file):
+    before, after = results.view(base), results.view(moved_file)
+    assert after["entries"] == before["entries"] and after["sessions"] == before["sessions"]
+    assert results.view(moved_file, stack=measured_stacks.DEFAULT)["entries"] == before["entries"]
+    new = results.view(moved_file, stack=NEW_STACK)
+    assert [s["id"] for s in new["sessions"]] == [LATER]
+    assert {e["software"]["tensorflow"] for e in new["entries"].values()} == {"2.21.0"}
+    assert results.stacks_in(moved_file) == [measured_stacks.DEFAULT, NEW_STACK]
+    assert [v["stack"] for v in results.stack_views([moved_file])] == results.stacks_in(moved_file)
+
+
+def test_a_file_of_one_other_stack_is_read_as_that_stack_unless_named(base, moved_file):
+    only_new = dict(moved_file, sessions=moved_file["sessions"][-1:])
+    assert results.view(only_new)["stack"] == NEW_STACK
+    assert results.view(only_new, stack=measured_stacks.DEFAULT)["entries"] == {}
+    assert results.unchecked_views([only_new])[0]["entries"] == {}  # pages: default only
+
+
+def test_default_pages_are_unchanged_by_another_stack(base_render, moved_render):
+    """Everything but the per-stack parts renders as before (one extra session of another
+    stack adds no between-session spread either)."""
+    assert set(moved_render) == set(base_render)
+    changed = [name for name in base_render if moved_render[name] != base_render[name]]
+    assert changed and all(name.startswith(STACK_PARTS) for name in changed), changed
+
+
+def test_claim_box_has_a_row_per_stack_and_says_first_when_verdicts_differ(
+    moved_render, base_render, evidence
+):
+    claim, item = evidence
+    page = claim["page"].removesuffix(".md")
+    box = block(moved_render[f"claims/{page}.md"], claim["id"])
+    for stack in (measured_stacks.DEFAULT, NEW_STACK):
+        assert f"stack [`{stack}`](results.md#stack-{stack})" in box
+    differs = box.index("**The verdict differs between stacks:**")
+    assert differs < box.index("**Claim:**")
+    assert "supported on [`tf216-keras3`]" in box and f"contradicted on [`{NEW_STACK}`]" in box
+    assert "differs between stacks" not in base_render[f"claims/{page}.md"]
+    assert "stack [`" not in base_render[f"claims/{page}.md"]  # one stack: rows as before
+
+
+def test_no_differs_sentence_when_the_stacks_agree(base, evidence):
+    claim, item = evidence
+    same = rendered([with_stack(base, item["variant"], slower=1.0)])
+    box = block(same[f"claims/{claim['page'].removesuffix('.md')}.md"], claim["id"])
+    assert f"stack [`{NEW_STACK}`]" in box
+    assert "differs between stacks" not in box
+    assert "No claim moved" in same[stack_changes_page.OUTPUT]
+
+
+def test_factor_page_part_compares_stacks_or_says_which_is_shown(
+    moved_render, base_render, evidence
+):
+    claim, item = evidence
+    name = stack_comparison.output_name(claim["page"])
+    alone = base_render[name]
+    assert "from stack [`tf216-keras3`]" in alone
+    assert "Not measured yet on any machine: [`tf216-tf-keras`]" in alone
+    part = moved_render[name]
+    assert f"| Claim | Compared | `{measured_stacks.DEFAULT}` | `{NEW_STACK}` |" in part
+    row = next(line for line in part.splitlines() if line.startswith(f"| {claim['id']} |"))
+    assert "supported" in row and "contradicted" in row
+
+
+def test_results_matrix_and_a_section_per_stack(moved_render, moved_file, evidence):
+    matrix = moved_render[stack_matrix.MATRIX_OUTPUT]
+    date = LATER[:10]
+    row = next(line for line in matrix.splitlines() if "session" in line)
+    assert f"| 1 session, latest {date} |" in row or f"latest {date}" in row
+    assert "| not measured |" in row  # tf216-tf-keras
+    verdicts = moved_render[stack_matrix.VERDICTS_OUTPUT]
+    for stack in measured_stacks.load():
+        assert f"{{#stack-{stack.id}}}" in verdicts
+    section = verdicts.split("{#stack-tf216-tf-keras}")[1].split("###")[0]
+    assert "Not measured yet on any machine." in section
+    new = verdicts.split(f"{{#stack-{NEW_STACK}}}")[1]
+    assert f"[{evidence[0]['id']}]({evidence[0]['page']})" in new and "contradicted" in new
+
+
+def test_what_changed_lists_the_move_with_its_cause_or_cause_not_found(moved_file, evidence):
+    claim = evidence[0]
+    page = rendered([moved_file])[stack_changes_page.OUTPUT]
+    row = next(line for line in page.splitlines() if f"[{claim['id']}]" in line)
+    assert row.rstrip().endswith("| cause not found |")
+    cause = stack_changes.Cause(
+        claim["id"], measured_stacks.DEFAULT, NEW_STACK, "A changed kernel.",
+        "https://github.com/tensorflow/tensorflow/releases/tag/v2.21.0", "v2.21.0",
+    )  # fmt: skip
+    page = rendered([moved_file], [cause])[stack_changes_page.OUTPUT]
+    assert "A changed kernel. ([source](https://github.com/tensorflow/tensorflow/releases/" in page
+    other = stack_changes.Cause("C99z", *cause.key[1:], cause.cause, cause.source, cause.tag)
+    views = results.stack_views([moved_file])
+    moves = stack_changes_page.moves(claims.load(), views)
+    assert stack_changes_page.stale([cause, other], moves) == [other]
+
+
+def test_strings_from_results_files_are_escaped_in_every_stack_part(moved_file):
+    hostile = copy.deepcopy(moved_file)
+    hostile["machine"]["description"] = "M <b>x</b> [a](javascript:y) *z*"
+    files = rendered([hostile])
+    parts = {name: text for name, text in files.items() if name.startswith(STACK_PARTS)}
+    shown = [name for name, text in parts.items() if "M &lt;b&gt;x&lt;/b&gt;" in text]
+    assert shown, "the machine's description appears in no stack part"
+    for name, text in parts.items():
+        assert "<b>" not in text and "[a](javascript" not in text, name
+
+
+def test_stack_changes_file_needs_a_source_link(tmp_path):
+    path = tmp_path / "stack_changes.yml"
+    path.write_text(
+        "changes:\n  - claim: C1a\n    stacks: [tf216-keras3, tf221-keras3]\n"
+        "    cause: something changed\n    tag: v2.21.0\n"
+    )
+    with pytest.raises(stack_changes.StackChangesError, match="changes\\[0\\].*'source'"):
+        stack_changes.load(path)
+
+
+def test_committed_causes_are_for_claims_that_moved(committed_files):
+    """A cause whose claim no longer moves between its stacks is stale: remove it."""
+    moves = stack_changes_page.moves(claims.load(), results.stack_views(committed_files))
+    stale = stack_changes_page.stale(stack_changes.load(), moves)
+    assert not stale, [f"{c.claim} {c.from_stack}->{c.to_stack}" for c in stale]
+
+
+def block(fragment: str, claim_id: str) -> str:
+    """One claim's admonition from a page's claims fragment."""
+    return fragment.split(f'"{claim_id}: ')[1].split("\n!!! ")[0]
