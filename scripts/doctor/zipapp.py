@@ -56,6 +56,7 @@ MEMBERS = (
     "scripts/tuning/pipeline.py",
     "scripts/tuning/report.py",
     "scripts/tuning/runner.py",
+    "scripts/tuning/stack.py",
     "scripts/tuning/template.py",
     "scripts/tuning/tracing.py",
     "scripts/core/plain_text.py",
