@@ -53,9 +53,9 @@ def import_keras_note(f: Facts, tf: str) -> str | None:
     keras = f.packages.get("keras")
     if package != "tf-keras" or not keras:
         return None
-    other = stack_match.match(tf, "keras", keras)
-    if other.keras_package != "keras" or stack_match.keras_major("keras", keras, tf) < 3:
+    if stack_match.keras_major("keras", keras, tf) < 3:
         return None
+    other = stack_match.match(tf, "keras", keras)
     if other.measured:
         where = f"the guide's stack {other.id} (results page, #stack-{other.id})"
     else:
