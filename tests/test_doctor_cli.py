@@ -21,7 +21,7 @@ from scripts.doctor.rules import Check, Status
 
 NAMES = [
     "python", "architecture", "macos", "tensorflow", "tensorflow import", "tensorflow-metal",
-    "gpu", "devices", "keras", "keras retracing", "mac stack", "optimizer", "float64", "xla",
+    "gpu", "devices", "keras", "keras retracing", "mac stack", "measured stack", "optimizer", "float64", "xla",
     "memory",
     "disk", "cpu", "onednn",
 ]  # fmt: skip

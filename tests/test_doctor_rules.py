@@ -496,6 +496,66 @@ CASES = {
         ),
         ("no keras", mac(packages={"tensorflow": "2.16.2"}), Status.SKIP, "no Keras"),
     ],
+    rules.check_measured_stack: [
+        ("tf 2.16 keras 3", linux(), Status.PASS, "the guide's measured stack tf216-keras3"),
+        (
+            "tf 2.16 tf-keras",
+            linux(
+                packages={"tensorflow-cpu": "2.16.2", "keras": "3.10.0", "tf-keras": "2.16.0"},
+                env={"TF_USE_LEGACY_KERAS": "1"},
+                tf=replace(LINUX_TF, keras_module="tf_keras.api._v2.keras", keras_version="2.16.0"),
+            ),
+            Status.PASS,
+            "TensorFlow 2.16.2 with tf-keras 2.16.0 as tf.keras: the guide's measured stack tf216-tf-keras",
+        ),
+        (
+            "tf 2.21 keras 3",
+            linux(
+                packages={"tensorflow-cpu": "2.21.0", "keras": "3.15.1"},
+                tf=replace(LINUX_TF, version="2.21.0", keras_version="3.15.1"),
+            ),
+            Status.PASS,
+            "the guide's measured stack tf221-keras3",
+        ),
+        (
+            "tf 2.19 unmeasured",
+            mac_with("2.19.0", "1.2.0"),
+            Status.PASS,
+            "(tf219-keras3): none of the guide's measured stacks (tf216-keras3, tf216-tf-keras, tf221-keras3); nearest: tf221-keras3",
+        ),
+        (
+            "tf 2.15 unmeasured",
+            linux(
+                packages={"tensorflow-cpu": "2.15.1", "keras": "2.15.0"},
+                tf=replace(
+                    LINUX_TF,
+                    version="2.15.1",
+                    keras_module="keras.api._v2.keras",
+                    keras_version="2.15.0",
+                ),
+            ),
+            Status.PASS,
+            "TensorFlow 2.15.1 with Keras 2.15.0 as tf.keras (tf215-keras2): none of the guide's measured stacks",
+        ),
+        # the import failed: what the variable and the packages make tf.keras
+        (
+            "import failed, flag set",
+            linux(
+                packages={"tensorflow-cpu": "2.16.2", "keras": "3.10.0", "tf-keras": "2.16.0"},
+                env={"TF_USE_LEGACY_KERAS": "1"},
+                tf=crashed(1),
+            ),
+            Status.PASS,
+            "measured stack tf216-tf-keras",
+        ),
+        ("no tensorflow", linux(packages={}, tf=NO_TF), Status.SKIP, "no TensorFlow"),
+        (
+            "flag without tf-keras",
+            linux(env={"TF_USE_LEGACY_KERAS": "1"}, tf=crashed(1)),
+            Status.SKIP,
+            "tf-keras, which is not installed",
+        ),
+    ],
     rules.check_float64: [
         ("mac float64", mac(tf=replace(MAC_TF, floatx="float64")), Status.WARN, "float64"),
         ("mac float32", mac(), Status.PASS, "float32"),

@@ -10,12 +10,13 @@ Python (software_probe.py), never assumed from this file.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 
-from scripts.core import project_files
+from scripts.core import json_files, project_files
 
 STACKS_FILE = project_files.ROOT / "data" / "measured_stacks.yml"
 DEFAULT = "tf216-keras3"  # the stack `make measure` measures when STACK is not given
@@ -99,3 +100,30 @@ def by_id(stack_id: str, path: Path = STACKS_FILE) -> Stack:
             return stack
     known = ", ".join(stack.id for stack in stacks)
     raise StackError(f"unknown stack {stack_id!r}: expected one of {known} ({path.name})")
+
+
+# --- data/measured_stacks.json: what the doctor and tune read (scripts/core/stack_match.py) ---
+
+PORTABLE_FILE = STACKS_FILE.with_suffix(".json")
+PORTABLE_FIELDS = ("id", "title", "tensorflow", "keras_package", "keras")
+
+
+def portable(stacks: list[Stack]) -> dict:
+    """The stacks as tf-doctor.pyz reads them: JSON, since the archive has no yaml."""
+    return {
+        "about": f"Written from data/{STACKS_FILE.name} by `python -m "
+        "scripts.core.measured_stacks`; edit the yml and run it again. Read by "
+        "scripts/core/stack_match.py.",
+        "stacks": [{field: getattr(s, field) for field in PORTABLE_FIELDS} for s in stacks],
+    }
+
+
+def main() -> int:
+    """Write data/measured_stacks.json from data/measured_stacks.yml."""
+    json_files.write_json_atomic(PORTABLE_FILE, portable(load()))
+    print(f"wrote {PORTABLE_FILE.relative_to(project_files.ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -54,7 +54,8 @@ def to_text(
     prog: str = "python -m scripts.doctor",
     site: str | None = None,
 ) -> str:
-    """One line per check; a WARN or FAIL adds its fix and where to read more."""
+    """One line per check; a WARN or FAIL adds its fix and where to read more, a PASS that
+    names a page of the guide (the measured stack's verdicts) where to read it."""
     width = max(len(check.name) for check in checks)
     indent = " " * (6 + width + 2)
     lines = [TITLE.format(prog=prog), ""]
@@ -69,6 +70,8 @@ def to_text(
             see = ", ".join(filter(None, (guide_address(check.guide, site), check.source)))
             if see:
                 lines.append(f"{indent}see:  {see}")
+        elif check.status is Status.PASS and check.guide:  # a page to read, nothing to fix
+            lines.append(f"{indent}see:  {guide_address(check.guide, site)}")
         if check.note:
             lines.append(f"{indent}note: {check.note}")
     counts = summary(checks)

@@ -3,9 +3,10 @@
 Rules never probe the machine, so tests can hand them any machine (a Mac under Rosetta, a
 broken plugin) on Linux. They live by subject: rules_install.py (Python, architecture, macOS,
 the TensorFlow packages, the tensorflow-metal plugin), rules_keras.py (Keras, the Mac stack,
-the optimizer, float64) and rules_runtime.py (import, GPU and devices, XLA, memory, disk, CPU,
-oneDNN); checks.py holds what they share. This module is the one ordered list of them, the
-report's order, and runs it.
+the optimizer, float64), rules_measured_stack.py (which of the guide's measured stacks this
+is) and rules_runtime.py (import, GPU and devices, XLA, memory, disk, CPU, oneDNN); checks.py
+holds what they share. This module is the one ordered list of them, the report's order, and
+runs it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from scripts.doctor.rules_keras import (
     check_retracing,
     check_stack,
 )
+from scripts.doctor.rules_measured_stack import check_measured_stack
 from scripts.doctor.rules_runtime import (
     check_cpu,
     check_devices,
@@ -51,6 +53,7 @@ RULES: tuple[Callable[[Facts], Check], ...] = (
     check_keras,
     check_retracing,
     check_stack,
+    check_measured_stack,
     check_optimizer,
     check_float64,
     check_xla,

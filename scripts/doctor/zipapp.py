@@ -33,6 +33,8 @@ MEMBERS = (
     "scripts/core/version_order.py",
     "scripts/core/__init__.py",
     "scripts/core/provenance.py",
+    "scripts/core/software_stack.py",
+    "scripts/core/stack_match.py",
     "scripts/doctor/__init__.py",
     "scripts/doctor/__main__.py",
     "scripts/doctor/checks.py",
@@ -41,6 +43,7 @@ MEMBERS = (
     "scripts/doctor/rules.py",
     "scripts/doctor/rules_install.py",
     "scripts/doctor/rules_keras.py",
+    "scripts/doctor/rules_measured_stack.py",
     "scripts/doctor/rules_runtime.py",
     "scripts/doctor/tf_child.py",
     # tune: the command, its stage, and the core modules they use (the child's too)
@@ -53,6 +56,7 @@ MEMBERS = (
     "scripts/tuning/pipeline.py",
     "scripts/tuning/report.py",
     "scripts/tuning/runner.py",
+    "scripts/tuning/stack.py",
     "scripts/tuning/template.py",
     "scripts/tuning/tracing.py",
     "scripts/core/plain_text.py",
@@ -61,6 +65,7 @@ MEMBERS = (
     "scripts/core/json_files.py",
     "data/compatibility.json",
     "data/mac_stacks.json",
+    "data/measured_stacks.json",  # written from the yml: the archive has no yaml
     "pyproject.toml",
 )
 # packaging.version compares versions as pip does; it is bundled (with its licences), so the

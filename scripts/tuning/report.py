@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 
 from scripts.core import json_files
-from scripts.tuning import analysis, experiments
+from scripts.tuning import analysis, experiments, stack
 
 
 def to_json(report: dict) -> str:
@@ -112,6 +112,9 @@ def to_text(report: dict) -> str:
     lines.append(f"Machine:  {report['machine']['description']}")
     lines.append(f"Software: {versions(report)}")
     if report.get("facts"):
+        ran_on = stack.line(report["facts"])
+        if ran_on:
+            lines.append(f"Stack:    {ran_on}")
         lines.append(f"Model:    {model_line(report['facts'])}")
         traced = traces_line(report["facts"])
         if traced:
@@ -259,6 +262,7 @@ def to_html(report: dict) -> str:
     facts = [("File", report["file"]), ("Date", report["date"])]
     facts += [("Machine", report["machine"]["description"]), ("Software", versions(report))]
     if report.get("facts"):
+        facts.append(("Stack", stack.line(report["facts"]) or "not known"))
         facts.append(("Model", model_line(report["facts"])))
         facts.append(("Traces", traces_line(report["facts"]) or "not counted"))
         inspected = pipeline_line(report["facts"])

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from scripts.core import project_files, provenance
 from scripts.core import rounds as rounds_core
-from scripts.tuning import analysis, experiments, model_file
+from scripts.tuning import analysis, experiments, model_file, stack
 
 DEFAULT_BUDGET_S = 240.0
 MIN_ROUNDS, MAX_ROUNDS = 5, 60
@@ -250,6 +250,7 @@ def tune(
         report["error"] = check.get("error") or f"{path}: the check stopped without a report"
         return report
     facts = report["facts"] = check["facts"]
+    report["stack"] = stack.summary(facts)
     provenance.set_devices(report["machine"], facts["devices"])
     facts["metal_gpu"] = metal_gpu(report["machine"], facts)
     note = mac_gpu_note(report["machine"], report["software"], facts)
