@@ -78,3 +78,31 @@ def test_your_machine_vs_the_guide_lists_every_claim_speedup(committed_results):
         line for line in text.splitlines() if line.startswith("| C") and "| Claim |" not in line
     ]
     assert len(rows) == shown
+
+
+def test_a_quick_run_is_compared_with_the_guides_figures_of_its_own_stack(tmp_path, root):
+    """make measure-quick STACK=x sets this machine's figures beside the guide's on stack x
+    only: a file whose sessions are all of another stack adds no column."""
+    import shutil
+
+    from scripts.core import store
+    from scripts.measuring import measure
+
+    first = root / "results" / "amd-epyc-2cpu-linux.json"
+    second = root / "results" / "intel-xeon-2cpu-linux.json"
+    shutil.copy(first, tmp_path / first.name)
+    data = store.read(second)
+    for session in data["sessions"]:  # the second machine measured only the newest stack
+        session["stack"] = "tf221-keras3"
+        for entry in session["entries"].values():
+            entry["software"] = {**entry["software"], "tensorflow": "2.21.0", "keras": "3.15.1"}
+    (tmp_path / second.name).write_text(json.dumps(data))
+
+    def columns(text: str) -> str:
+        return next(line for line in text.splitlines() if line.startswith("| Claim |"))
+
+    amd, intel = (store.read(path)["machine"]["description"] for path in (first, second))
+    keras3 = measure.versus_the_guide_on("tf216-keras3", tmp_path / first.name, tmp_path)
+    assert keras3.startswith("Stack tf216-keras3:") and intel not in columns(keras3)
+    newest = measure.versus_the_guide_on("tf221-keras3", tmp_path / second.name, tmp_path)
+    assert newest.startswith("Stack tf221-keras3:") and amd not in columns(newest)

@@ -407,6 +407,15 @@ def hold_run_lock() -> object | None:
     return handle
 
 
+def versus_the_guide_on(stack_id: str, path: Path, results_dir: Path = results.RESULTS_DIR) -> str:
+    """A quick run's speed-ups beside the guide's machines' on the same stack, never
+    another stack's (the guide's files are read for that stack's sessions only)."""
+    every = results.stack_views(results.read(p) for p in sorted(results_dir.glob("*.json")))
+    guide = [v for v in every if v["stack"] == stack_id]
+    mine = results.view(results.read(path), every[0]["spread"] if every else None, stack_id)
+    return f"Stack {stack_id}:\n" + comparison.versus_the_guide(mine, guide)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
@@ -519,9 +528,7 @@ def main(argv: list[str] | None = None) -> int:
     if path.exists():
         print(noise_words(results.read(path), session["id"]))
     if args.quick and quick_choice and path.exists():
-        guide = results.load_all()
-        mine = results.view(results.read(path), guide[0]["spread"] if guide else None)
-        print("\n" + comparison.versus_the_guide(mine, guide))
+        print("\n" + versus_the_guide_on(args.stack.id, path))
     if failures:
         print(f"\n{len(failures)} failure(s); the other results were kept:", file=sys.stderr)
         for failure in failures:
