@@ -21,7 +21,7 @@ import yaml
 from scripts import commands_record
 from scripts.core import mac_stacks
 from scripts.doctor import checks, fix_matrix, rules, rules_install, rules_keras, rules_runtime
-from scripts.installs import commands, purposes, record
+from scripts.installs import commands, purposes, record, resolve
 from scripts.installs.purposes import pinned
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -190,9 +190,15 @@ def _rules_with_fix_changed(monkeypatch, old: str, new: str) -> None:
     monkeypatch.setattr(rules, "RULES", tuple(changed(rule) for rule in rules.RULES))
 
 
+def _old_tf_keras_install(f, tf: str) -> str:
+    return f'python -m pip install "tf-keras~={checks.minor_text(tf)}.0"'
+
+
 def test_w1_tilde_2_16_is_caught(monkeypatch):
     """`tf-keras~=2.16` put back in the keras check: with pip's own resolution of it in a copy
     of the record, the offers fail on TensorFlow 2.21 (2.20 on Python 3.9)."""
+    # The keras fix as it was then: no --no-deps beside tensorflow-cpu.
+    monkeypatch.setattr(rules_keras, "tf_keras_install", _old_tf_keras_install)
     _rules_with_fix_changed(monkeypatch, '"tf-keras~=2.16.0"', '"tf-keras~=2.16"')
     assert rules_keras.check_keras  # the rule the fix comes from
     found, _ = commands_record.offers()
@@ -202,7 +208,8 @@ def test_w1_tilde_2_16_is_caught(monkeypatch):
     old = json.loads(W1_RESOLVED.read_text(encoding="utf-8"))
     copy = dict(copy, entries=copy["entries"] + old["entries"])
     problems = record.problems(found, copy)
-    w1 = [p for p in problems if '"tf-keras~=2.16"`' in p]
+    # (on Linux x86-64 it also adds tensorflow beside tensorflow-cpu, the next tests' fault)
+    w1 = [p for p in problems if '"tf-keras~=2.16"`' in p and "two TensorFlows" not in p]
     # pip moves TensorFlow to 2.21 (2.20 on Python 3.9, whose last release it is).
     assert w1 and all(re.search(r"installs TensorFlow 2\.2[01]\.0, not 2\.16", p) for p in w1)
 
@@ -240,3 +247,76 @@ def test_w2_symptom_with_only_the_warned_pair_is_caught():
     problems = symptom_warned_pair_problems(changed)
     assert len([p for p in problems if "does not come first" in p]) == 2
     assert len([p for p in problems if "without its reports" in p]) == 2
+
+
+# --- two TensorFlow distributions in one environment ------------------------------------------
+
+# pip's resolution of the doctor's fixes before they removed tensorflow-macos first and added
+# --no-deps beside tensorflow-cpu: each ends with two TensorFlows (see the file's "about").
+TWO_TENSORFLOWS = FIXTURES / "commands_record_two_tensorflows.json"
+
+
+def test_two_tensorflows_are_named_and_the_thin_pair_is_one():
+    assert purposes.two_tensorflows({"tensorflow": "2.16.2", "tensorflow-macos": "2.15.0"}) == (
+        "tensorflow 2.16.2 and tensorflow-macos 2.15.0"
+    )
+    assert purposes.two_tensorflows({"tensorflow": "2.16.2", "tensorflow-cpu": "2.16.2"})
+    assert purposes.two_tensorflows({"tensorflow-cpu": "2.16.2", "tf-nightly": "2.21.0.dev1"})
+    # One of each same-version pair is a thin wheel without files (docs/versions.md).
+    assert purposes.two_tensorflows({"tensorflow": "2.15.0", "tensorflow-macos": "2.15.0"}) is None
+    assert purposes.two_tensorflows({"tensorflow": "2.16.2", "tensorflow-macos": None}) is None
+
+
+def test_an_entry_ending_with_two_tensorflows_is_named(offers):
+    """A copy of the record whose entry for the fix a Mac on TensorFlow 2.15.0 gets when its
+    plugin fails ends with tensorflow-macos 2.15.0 still there: the check names the fix."""
+    found, _ = offers
+    where = (
+        "doctor tensorflow import: Mac, Python 3.11, tf215-keras2-metal110: plugin fails to load"
+    )
+    offer = next(o for o, printed in found.items() if where in printed)
+    copy = record.load()
+    entry = next(e for e in copy["entries"] if record.entry_key(e) == offer.key())
+    assert record.problems(found, copy) == []
+    entry["resolved"]["tensorflow-macos"] = "2.15.0"
+    problems = record.problems(found, copy)
+    assert len(problems) == 1
+    assert f"`{offer.command}`" in problems[0] and where in problems[0]
+    assert "tensorflow 2.16.2 and tensorflow-macos 2.15.0" in problems[0]
+
+
+def test_the_old_fixes_that_left_two_tensorflows_are_caught(monkeypatch):
+    """The doctor's fixes put back as they were (no tensorflow-macos removed first, tf-keras
+    without --no-deps beside tensorflow-cpu): with pip's resolution of them in a copy of the
+    record, every such offer fails, naming both TensorFlows."""
+    monkeypatch.setattr(checks, "leaves_tensorflow_macos", lambda f, stack: False)
+    monkeypatch.setattr(rules_keras, "tf_keras_install", _old_tf_keras_install)
+    found, _ = commands_record.offers()
+    old = json.loads(TWO_TENSORFLOWS.read_text(encoding="utf-8"))["entries"]
+    copy = dict(record.load())
+    copy["entries"] = copy["entries"] + old
+    two = [p for p in record.problems(found, copy) if "two TensorFlows" in p]
+    assert len(two) == len(old) == 10
+    assert sum("tensorflow 2.16.2 and tensorflow-macos 2.15.0" in p for p in two) == 6
+    assert sum("tensorflow 2.16.2 and tensorflow-cpu 2.16.2" in p for p in two) == 4
+    assert all("printed by doctor " in p for p in two)
+
+
+def test_an_uninstall_before_an_install_leaves_the_environment_without_it(monkeypatch):
+    """The resolver drops what a command's uninstall names before pip resolves its install."""
+    seen = []
+
+    def fake_pip(args, platform, python, environment):
+        seen.append(set(environment))
+        return {"install": [{"metadata": {"name": "tensorflow", "version": "2.16.2"}}]}
+
+    monkeypatch.setattr(resolve, "run_pip", fake_pip)
+    environment = {name: resolve.Installed(version) for name, version in
+                   {"tensorflow": "2.15.0", "tensorflow-macos": "2.15.0", "keras": "2.15.0"}.items()}  # fmt: skip
+    command = f'{checks.CLEAR_MACOS} && python -m pip install "tensorflow==2.16.2"'
+    after = resolve.resolve_steps(commands.steps(command), "macos-arm64", "3.11", environment)
+    assert seen == [{"keras"}]
+    assert {name: p.version for name, p in after.items()} == {
+        "keras": "2.15.0",
+        "tensorflow": "2.16.2",
+    }

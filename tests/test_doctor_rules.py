@@ -928,3 +928,66 @@ def test_the_flag_forgotten_on_a_mac_is_fixed_by_setting_it():
     check = rules.check_keras(recommended_mac(env={}))
     assert check.status is Status.WARN and check.fix.startswith("export TF_USE_LEGACY_KERAS=1")
     assert rules.check_stack(recommended_mac(env={})).status is Status.WARN
+
+
+# --- moving a Mac off tensorflow-macos: remove it first ---------------------------------------
+
+PLUGIN_FAILS = crashed(1, error="NotFoundError: dlopen(libmetal_plugin.dylib): Symbol not found")
+
+
+def _mac_215(packages: dict[str, str]) -> Facts:
+    """A Mac on TensorFlow 2.15 whose plugin fails to load (its fix is the recommended stack)."""
+    return mac(packages={"keras": "2.15.0", "tensorflow-metal": "1.1.0", **packages},
+               tf=PLUGIN_FAILS)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "packages",
+    [
+        {"tensorflow": "2.15.0", "tensorflow-macos": "2.15.0"},  # as pip lists the 2.15.0 install
+        {"tensorflow": "2.15.0"},  # tensorflow 2.15.0's arm64 wheel only pulls in tensorflow-macos
+    ],
+)
+def test_a_fix_to_tensorflow_216_removes_tensorflow_macos_first(packages):
+    checks = {check.name: check for check in rules.run_all(_mac_215(packages))}
+    fix = checks["tensorflow import"].fix
+    recommended = next(l for l in mac_stacks.recommended()["install"] if " pip " in l)  # noqa: E741
+    assert fix.startswith(
+        f"python -m pip uninstall -y tensorflow-macos tensorflow && {recommended}"
+    )
+    assert "its files among the new TensorFlow's" in fix
+
+
+@pytest.mark.parametrize(
+    "packages",
+    [
+        {"tensorflow": "2.15.1"},  # the whole TensorFlow in tensorflow's own wheel
+        {"tensorflow": "2.16.2"},
+    ],
+)
+def test_a_fix_from_tensorflow_without_tensorflow_macos_removes_nothing(packages):
+    checks = {check.name: check for check in rules.run_all(_mac_215(packages))}
+    assert "tensorflow-macos" not in checks["tensorflow import"].fix
+
+
+def test_a_fix_that_already_uninstalls_every_tensorflow_does_not_repeat_it():
+    """Different versions of tensorflow and tensorflow-macos: the tensorflow check's fix
+    uninstalls both, then installs the stack once."""
+    facts = mac(packages={"tensorflow": "2.16.2", "tensorflow-macos": "2.15.0", "keras": "3.10.0",
+                          "tensorflow-metal": "1.1.0"})  # fmt: skip
+    check = next(c for c in rules.run_all(facts) if c.name == "tensorflow")
+    assert check.status is Status.FAIL
+    assert check.fix.count("uninstall") == 1 and "tensorflow-macos" in check.fix
+
+
+@pytest.mark.parametrize(
+    ("arch", "name", "no_deps"),
+    [("x86_64", "tensorflow-cpu", True), ("aarch64", "tensorflow", False)],
+)
+def test_tf_keras_beside_tensorflow_cpu_is_installed_without_its_tensorflow(arch, name, no_deps):
+    facts = linux(arch=arch, packages={name: "2.16.2", "keras": "3.10.0"},
+                  env={"TF_USE_LEGACY_KERAS": "1"})  # fmt: skip
+    fix = next(c for c in rules.run_all(facts) if c.name == "keras").fix
+    assert fix.startswith(
+        "python -m pip install " + ("--no-deps " if no_deps else "") + '"tf-keras'
+    )

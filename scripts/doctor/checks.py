@@ -182,15 +182,42 @@ def mac_stack_command(f: Facts, fresh: bool = False) -> str:
     if stack is None:
         advice = gpu_environment_advice()
         return f"no stack on the Set up page installs on Python {f.python}: {advice}"
+    clear = not fresh and leaves_tensorflow_macos(f, stack)
     if stack["id"] == mac_stacks.recommended()["id"]:
-        return mac_stacks.install_command(stack)
-    steps = []
+        command = mac_stacks.install_command(stack)
+        return f"{CLEAR_MACOS} && {command} {CLEAR_MACOS_WHY}" if clear else command
+    steps = [CLEAR_MACOS] if clear else []
     if stack["match"]["metal"] is None and f.packages.get("tensorflow-metal"):
         steps.append("python -m pip uninstall -y tensorflow-metal")
-    if fresh or not tf_distributions(f) or stack["match"]["metal"] is not None:
+    if clear or fresh or not tf_distributions(f) or stack["match"]["metal"] is not None:
         steps.append(mac_stacks.install_command(stack))
     here = " && ".join(steps) if steps else "TensorFlow stays on the CPU (nothing to install)"
-    return f"on Python {minor_text(f.python)}: {here}; {gpu_environment_advice()}"
+    why = f" {CLEAR_MACOS_WHY}" if clear else ""
+    return f"on Python {minor_text(f.python)}: {here}{why}; {gpu_environment_advice()}"
+
+
+# pip installs tensorflow 2.16 beside tensorflow-macos 2.15.0 and leaves it: both wheels put
+# files in site-packages/tensorflow/, so 2.15.0's extra files stay among 2.16's, and removing
+# tensorflow-macos later deletes files 2.16 needs. The fix removes it first.
+CLEAR_MACOS = "python -m pip uninstall -y tensorflow-macos tensorflow"
+CLEAR_MACOS_WHY = "(tensorflow-macos first: pip would leave its files among the new TensorFlow's)"
+
+
+def holds_tensorflow_macos(f: Facts) -> bool:
+    """Whether this Mac's TensorFlow files may be tensorflow-macos's: it is listed, or
+    `tensorflow` is 2.13 to 2.15.0, whose arm64 wheel holds no TensorFlow and requires
+    tensorflow-macos of its version (docs/versions.md's table; 2.15.1's wheel is whole)."""
+    tf = f.packages.get("tensorflow")
+    thin = bool(is_arm_mac(f) and tf and version_tuple(tf) < (2, 15, 1))
+    return bool(f.packages.get("tensorflow-macos")) or thin
+
+
+def leaves_tensorflow_macos(f: Facts, stack: dict) -> bool:
+    """Whether installing the stack over this environment would leave tensorflow-macos beside
+    a TensorFlow from 2.16 on (the stack's, or the newest for an unpinned one)."""
+    wanted = stack["match"]["tensorflow"]
+    newer = "any" in wanted or all(version_tuple(v) >= (2, 16) for v in wanted)
+    return newer and holds_tensorflow_macos(f)
 
 
 def mac_stack_fix(f: Facts) -> str:

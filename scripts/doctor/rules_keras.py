@@ -34,6 +34,18 @@ from scripts.doctor.checks import (
 from scripts.doctor.facts import Facts
 
 
+def tf_keras_install(f: Facts, tf: str) -> str:
+    """The tf-keras of this TensorFlow's minor. tf-keras requires the `tensorflow` distribution;
+    beside tensorflow-cpu (the same TensorFlow) pip would add it as a second copy, so then
+    --no-deps, as locks/main-overrides.txt does for this project's own environment."""
+    command = f'python -m pip install "tf-keras~={minor_text(tf)}.0"'
+    if f.packages.get("tensorflow-cpu") and not f.packages.get("tensorflow"):
+        return command.replace("install ", "install --no-deps ", 1) + (
+            " (--no-deps: tensorflow-cpu is the `tensorflow` tf-keras asks for)"
+        )
+    return command
+
+
 def check_keras(f: Facts) -> Check:
     """Which Keras tf.keras is: Keras 3, or tf-keras with TF_USE_LEGACY_KERAS."""
     tf = tf_version(f)
@@ -48,8 +60,7 @@ def check_keras(f: Facts) -> Check:
                 "keras",
                 Status.FAIL,
                 f"{flag}, but tf-keras is not installed: tf.keras cannot be imported",
-                fix=f'python -m pip install "tf-keras~={minor_text(tf)}.0", or unset '
-                "TF_USE_LEGACY_KERAS",
+                fix=f"{tf_keras_install(f, tf)}, or unset TF_USE_LEGACY_KERAS",
                 guide=SETUP,
             )
         if minor(tf_keras) != minor(tf):
@@ -57,7 +68,7 @@ def check_keras(f: Facts) -> Check:
                 "keras",
                 Status.WARN,
                 f"{flag}: tf-keras {tf_keras} with TensorFlow {tf} (minor versions differ)",
-                fix=f'python -m pip install "tf-keras~={minor_text(tf)}.0"',
+                fix=tf_keras_install(f, tf),
                 guide=SETUP,
             )
         return Check(

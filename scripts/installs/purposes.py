@@ -18,7 +18,7 @@ MAC = ("macos-arm64",)
 LINUX = ("linux-x86_64", "linux-aarch64")
 # TensorFlow 2.16.2, the version the project pins on Linux, has wheels for Python 3.9 to 3.12.
 LINUX_PYTHONS = ("3.9", "3.12")
-TENSORFLOW_NAMES = ("tensorflow", "tensorflow-macos", "tensorflow-cpu")
+TENSORFLOW_NAMES = ("tensorflow", "tensorflow-macos", "tensorflow-cpu", "tf-nightly")
 # The versions a record entry holds for each resolved environment.
 WATCHED = ("tensorflow", "keras", "tf-keras", "tensorflow-metal", "numpy")
 
@@ -124,7 +124,8 @@ def purposes_of(command: str) -> list[Purpose] | str | None:
 
 
 def tensorflow_of(versions: dict[str, str | None]) -> str | None:
-    """The TensorFlow an environment imports: tensorflow, tensorflow-macos or tensorflow-cpu."""
+    """The TensorFlow an environment imports: tensorflow, tensorflow-macos, tensorflow-cpu or
+    tf-nightly."""
     return next((versions[n] for n in TENSORFLOW_NAMES if versions.get(n)), None)
 
 
@@ -150,6 +151,22 @@ def outside_pins(versions: dict[str, str | None], stack: str) -> list[str]:
     elif want.keras == "keras2" and (not keras or minor(keras) != minor(tf)):
         problems.append(f"Keras {keras or 'none'} with TensorFlow {tf}")
     return problems
+
+
+def two_tensorflows(versions: dict[str, str | None]) -> str | None:
+    """The TensorFlow distributions a resolved environment ends with, when it holds two that
+    each write site-packages/tensorflow/ (None when it holds one).
+
+    tensorflow and tensorflow-macos at the same version are one TensorFlow: one of the two
+    macOS wheels is thin, holding no files (tensorflow 2.13 to 2.15.0, tensorflow-macos 2.15.1
+    and 2.16.2; docs/versions.md). At different versions, or any other pair, both write there.
+    """
+    found = {name: versions[name] for name in TENSORFLOW_NAMES if versions.get(name)}
+    if len(found) < 2:
+        return None
+    if set(found) == {"tensorflow", "tensorflow-macos"} and len(set(found.values())) == 1:
+        return None
+    return " and ".join(f"{name} {version}" for name, version in found.items())
 
 
 REQUIREMENT = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.\-]*)(?:\[[^\]]*\])?\s*(==|~=)?\s*([\d.]*)")

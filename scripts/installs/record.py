@@ -226,7 +226,8 @@ def entry_key(entry: dict) -> tuple:
 
 def problems(offers: Iterable[Offer], record: dict) -> list[str]:
     """Every way the offers and the record disagree with the offers' purposes: an offer the
-    record lacks, one that resolves to nothing, one that leaves its stack's pins."""
+    record lacks, one that resolves to nothing, one that leaves its stack's pins, one that
+    ends with two TensorFlow distributions (purposes.two_tensorflows)."""
     entries = {entry_key(entry): entry for entry in record["entries"]}
     found = []
     for offer in sorted(set(offers), key=lambda o: o.key()):
@@ -244,4 +245,9 @@ def problems(offers: Iterable[Offer], record: dict) -> list[str]:
         else:
             for problem in purposes.outside_pins(entry["resolved"], offer.stack):
                 found.append(f"{at}: installs {problem}")
+            two = purposes.two_tensorflows(entry["resolved"])
+            if two:
+                printed = "; ".join(entry.get("printed_by") or ["?"])
+                found.append(f"{at}: ends with two TensorFlows, {two}, both writing "
+                             f"site-packages/tensorflow/ (printed by {printed})")  # fmt: skip
     return found
