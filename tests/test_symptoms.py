@@ -41,10 +41,17 @@ def doctor_check_names() -> set[str]:
     """The `name` of every Check the rules in rules.RULES can return, read from their source."""
     tree = ast.parse(RULES_SOURCE)
     functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
+    module = {  # a rule file's own constants, such as NAME = "measured stack"
+        target.id: node.value.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+        for target in node.targets
+        if isinstance(target, ast.Name) and isinstance(node.value.value, str)
+    }
     names: set[str] = set()
     for rule in rules.RULES:
         function = functions[rule.__name__]
-        local = {
+        local = module | {
             target.id: node.value.value
             for node in ast.walk(function)
             if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
