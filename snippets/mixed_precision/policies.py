@@ -117,10 +117,14 @@ def onednn_kernels(log_lines: list[str]) -> tuple[str | None, str]:
 
     A creation line reads "onednn_verbose,primitive,create:...,cpu,<kind>,<implementation>,...";
     "ref:any" is oneDNN's reference implementation: plain loops, not its tuned vector kernels.
+    Newer oneDNN (3.7 in TensorFlow 2.21) writes "onednn_verbose,v1,..." with the same fields.
     """
     version, isa, kernels = "oneDNN", None, Counter()
     for line in log_lines:
         fields = line.split(",") + [""] * 6  # padded: short lines compare as empty fields
+        if fields[:2] == ["onednn_verbose", "v1"]:
+            fields = fields[:1] + fields[2:]
+            line = line.replace("onednn_verbose,v1,", "onednn_verbose,", 1)
         if fields[:2] == ["onednn_verbose", "info"] and fields[2].startswith("oneDNN v"):
             version = fields[2].split(" (")[0]
         elif fields[:3] == ["onednn_verbose", "info", "cpu"] and fields[3].startswith("isa:"):
