@@ -102,13 +102,16 @@ def check_isolated(path: Path, namespace: dict, name: str, size: str) -> None:
     for variant in namespace["VARIANTS"]:
         if sys.platform != "linux":
             done = subprocess.run(
-                [sys.executable, "-c", ONE_VARIANT, str(path), name, variant, size], check=False
-            )
+                [sys.executable, "-c", ONE_VARIANT, str(path), name, variant, size],
+                stdout=sys.stderr, check=False,
+            )  # fmt: skip
             if done.returncode != 0:
                 failed.append(variant)
             continue
+        sys.stdout.flush()
         pid = os.fork()
         if pid == 0:
+            os.dup2(2, 1)  # what the check prints (TensorFlow's logs) is not program output
             try:
                 check_variant(namespace["make_workload"], name, variant, size, {})
             except BaseException:
