@@ -50,6 +50,11 @@ STACK ?= tf216-keras3
 stack-env: $(STAMP)
 	@$(BIN)/python -m scripts.stack_env $(STACK)
 
+# Every stack's own environment: the tests run every snippet on every stack.
+.PHONY: stack-envs
+stack-envs: $(STAMP)
+	@$(BIN)/python -m scripts.stack_env --all
+
 serve: $(STAMP)
 	$(BIN)/mkdocs serve --dev-addr 127.0.0.1:8000
 
@@ -70,7 +75,7 @@ lock: $(STAMP)
 	$(BIN)/uv pip compile locks/tf221-keras3.in --universal --python-version 3.11 \
 		--generate-hashes --upgrade --quiet --output-file locks/tf221-keras3.txt
 
-test: $(STAMP) lint
+test: $(STAMP) lint stack-envs
 	$(BIN)/python -m pytest
 
 measure: stack-env

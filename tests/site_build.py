@@ -1,4 +1,6 @@
-"""Build the site for a test: one mkdocs invocation that every site test shares."""
+"""Build the site for a test: one full mkdocs build that every site test shares, and small
+builds of a copy of the project holding only the pages a test looks at (a published build, a
+build from a hostile results file), so the whole site is built once per test run."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -58,3 +60,25 @@ def made_once(shared: Path, name: str, make: Callable[[Path], object]) -> Path:
 def build_site_once(project: Path, shared: Path, name: str = "site") -> Path:
     """The site built once for every process of this test run that asks for it."""
     return made_once(shared, name, lambda site: build_site(project, site))
+
+
+def copy_project(project: Path, copy: Path) -> Path:
+    """The project's files (no environments, git history or build output) copied to copy."""
+    ignore = shutil.ignore_patterns(".venv*", ".git", "site", "test-output", "build", "*.pyc")
+    shutil.copytree(project, copy, ignore=ignore)
+    return copy
+
+
+def keep_only_pages(copy: Path, pages: Iterable[str]) -> Path:
+    """Leave whole in copy's docs/ only the named pages (e.g. "setup.md") and what they include
+    or load (docs/_generated, stylesheets); every other page becomes a one-line stub (files the
+    source ledger names must exist) and the notebooks go. Its build is small and not strict:
+    the full build's strictness is tested on the full site."""
+    keep = set(pages)
+    missing = keep - {page.name for page in (copy / "docs").glob("*.md")}
+    assert not missing, f"no such page in docs/: {sorted(missing)}"
+    for page in (copy / "docs").glob("*.md"):
+        if page.name not in keep:
+            page.write_text("# Left out of this test's build\n", encoding="utf-8")
+    shutil.rmtree(copy / "docs" / "notebooks", ignore_errors=True)
+    return copy

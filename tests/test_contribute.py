@@ -270,7 +270,7 @@ def test_the_page_walks_through_the_whole_path(root):
 def repository_copy(tmp_path, root) -> Path:
     """The working tree and its git history in a temporary directory, sharing .venv."""
     copy_dir = tmp_path / "repo"
-    ignore = shutil.ignore_patterns(".venv", "site", "build", "test-output", "*.egg-info",
+    ignore = shutil.ignore_patterns(".venv*", "site", "build", "test-output", "*.egg-info",
                                     "__pycache__", ".pytest_cache", ".ruff_cache", "*.lock")  # fmt: skip
     shutil.copytree(root, copy_dir, ignore=ignore, symlinks=True)
     (copy_dir / ".venv").symlink_to(root / ".venv")

@@ -312,3 +312,38 @@ def test_isolated_variants_alternate_fresh_processes(snippets_dir, tmp_path, mon
     positions = [report["variants"][v]["stats"]["round_positions"] for v in ("one", "two")]
     for pair in zip(*positions, strict=True):
         assert sorted(pair) == [0, 1]
+
+
+SKIPPED_HERE = """
+    import os
+    SKIP_ON_STACKS = {"tf216-keras3": "stands for a snippet this stack cannot run"}
+    VARIANTS = {"x": "would kill its process"}
+    BASELINE = "x"
+
+    def make_workload(variant, size="full"):
+        return (lambda: os._exit(3)), 1
+"""
+
+
+def test_a_snippet_declared_unable_to_run_on_the_stack_is_skipped_by_name(
+    snippets_dir, tmp_path, capsys
+):
+    (snippets_dir / "demo" / "skipped.py").write_text(textwrap.dedent(SKIPPED_HERE))
+    out_dir = tmp_path / "out"
+    only = ["--only", "demo/skipped", "--only", "demo/good", "--stack", "tf216-keras3"]
+    assert run_measure(snippets_dir, out_dir, *only) == 0
+    out = capsys.readouterr().out
+    reason = "skipped on stack tf216-keras3: stands for a snippet this stack cannot run"
+    assert f"demo/skipped: {reason}" in out.split("Summary")[1]  # named in the summary too
+    entries = results.view(results.read(results_file(out_dir)))["entries"]
+    assert "demo/good:fast" in entries and not any(k.startswith("demo/skipped") for k in entries)
+    malformed = (
+        textwrap.dedent(SKIPPED_HERE)
+        .replace(
+            'SKIP_ON_STACKS = {"tf216-keras3": "stands', 'SKIP_ON_STACKS = ["tf216-keras3", "stands'
+        )
+        .replace('cannot run"}', 'cannot run"]')
+    )
+    (snippets_dir / "demo" / "skipped.py").write_text(malformed)
+    assert run_measure(snippets_dir, out_dir, "--only", "demo/skipped") == 2
+    assert "skipped.py: SKIP_ON_STACKS must be a literal dict" in capsys.readouterr().err

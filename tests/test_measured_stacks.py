@@ -5,10 +5,12 @@ stack's environment is built from its lock with hashes and rebuilt only when the
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 
 import pytest
 
+from scripts import stack_env
 from scripts.core import measured_stacks, software_stack, stack_software
 from scripts.installs import stack_environment
 
@@ -102,3 +104,15 @@ def test_a_stack_environment_is_built_from_its_lock_once(tmp_path):
     (tmp_path / "locks" / "s.txt").write_text("keras==3.15.2 --hash=sha256:01\n")
     stack_environment.build(stack, tmp_path, run, say=lambda line: None)
     assert len(commands) == 3 and "venv" not in commands[2]  # reinstalled, not remade
+
+
+def test_make_test_builds_every_stack_that_has_its_own_environment(root, monkeypatch):
+    built = []
+    monkeypatch.setattr(stack_environment, "build", built.append)
+    assert stack_env.main(["--all"]) == 0
+    assert [stack.id for stack in built] == [s.id for s in measured_stacks.load() if s.lock]
+    assert "tf221-keras3" in [stack.id for stack in built]
+    makefile = (root / "Makefile").read_text(encoding="utf-8")
+    assert re.search(r"^test: .*\bstack-envs\b", makefile, re.MULTILINE)
+    assert "scripts.stack_env --all" in makefile
+    assert stack_env.main(["no-such-stack"]) == 2

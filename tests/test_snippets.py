@@ -1,14 +1,16 @@
-"""Every snippet runs at its small size, as a module the harness uses and as a program."""
+"""Every snippet runs at its small size on every measured stack, as a program, and gives the
+harness what it needs; a snippet that cannot run on a stack is skipped there by name."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 
 import pytest
 
-from scripts.core import catalog
-from scripts.core.rounds import force
+from scripts.core import catalog, measured_stacks
 
 SNIPPETS = catalog.measurable_snippets()
 
@@ -17,87 +19,81 @@ def test_there_are_snippets():
     assert SNIPPETS, "no measurable snippet found under snippets/"
 
 
-def check_variant(module, name: str, variant: str) -> None:
-    run, examples = module.make_workload(variant, "small")
-    assert callable(run), f"{name}:{variant}: run must be callable"
-    assert isinstance(examples, int) and examples > 0, f"{name}:{variant}"
-    for _ in range(2):  # the second call is the one the harness times
-        result = run()
-        assert result is not None, f"{name}:{variant}: run() must return its result"
-        force(result)
+STACKS = measured_stacks.load()
 
 
-# ISOLATE_VARIANTS snippets (thread settings...) need each variant in a fresh TensorFlow
-# runtime. A child process imports the snippet (TensorFlow imported, its runtime not yet
-# started) and checks each variant in a forked copy of itself: as fresh as a new process,
-# without importing TensorFlow again. Where fork is unsafe (macOS), one child per variant.
-CHECK_IN_CHILD = """
-import os, sys, traceback
-from pathlib import Path
-from scripts.core import catalog
-from tests.test_snippets import check_variant
-name, path, *variants = sys.argv[1:]
-module = catalog.load(catalog.Snippet(name, Path(path)))
-if len(variants) == 1:
-    check_variant(module, name, variants[0])
-    sys.exit(0)
-failed = []
-for variant in variants:
-    pid = os.fork()
-    if pid == 0:
-        try:
-            check_variant(module, name, variant)
-        except BaseException:
-            traceback.print_exc()
-            os._exit(1)
-        os._exit(0)
-    if os.waitpid(pid, 0)[1] != 0:
-        failed.append(variant)
-sys.exit(f"variants failed: {failed}" if failed else 0)
-"""
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 
 
-def check_isolated(snippet, variants: list[str], child_env: dict, root) -> None:
-    groups = [variants] if sys.platform == "linux" else [[v] for v in variants]
-    for group in groups:
-        done = subprocess.run(
-            [sys.executable, "-c", CHECK_IN_CHILD, snippet.name, str(snippet.path), *group],
-            cwd=root, capture_output=True, text=True, env=child_env, timeout=600, check=False,
-        )  # fmt: skip
-        assert done.returncode == 0, f"{snippet.name}: {group}\n{done.stderr[-3000:]}"
+def stack_for_test(stack: measured_stacks.Stack, root) -> measured_stacks.Stack:
+    """The stack, if its environment is here; a missing one fails in CI (`make test` builds
+    every stack's environment) and skips elsewhere, naming the command that builds it."""
+    missing = stack.missing(root)
+    if missing and in_ci():
+        pytest.fail(f"CI=true but {missing}")
+    if missing:
+        pytest.skip(missing)
+    return stack
 
 
-@pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda s: s.name)
-def test_every_variant_runs_and_gives_what_the_harness_needs(snippet, child_env, root):
-    module = catalog.load(snippet)
-    assert module.BASELINE in module.VARIANTS
-    for variant, label in module.VARIANTS.items():
-        assert isinstance(label, str) and label, f"{snippet.name}:{variant} needs a description"
-    if getattr(module, "ISOLATE_VARIANTS", False):
-        check_isolated(snippet, list(module.VARIANTS), child_env, root)
-        return
-    for variant in module.VARIANTS:
-        check_variant(module, snippet.name, variant)
-
-
-@pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda s: s.name)
-def test_unknown_variant_is_refused_by_name(snippet):
-    module = catalog.load(snippet)
-    with pytest.raises(ValueError, match="no_such_variant"):
-        module.make_workload("no_such_variant", "small")
-
-
-@pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda s: s.name)
-def test_runs_as_a_program_and_prints_every_variant(snippet, child_env):
+def run_as_program(snippet, stack, child_env, root, tmp_path) -> tuple[str, dict]:
+    """One run of `python <snippet> small` with the stack's Python and TF_USE_LEGACY_KERAS,
+    every workload it builds checked as the harness uses it (tests/snippet_check.py): its
+    printed output and the check's report."""
+    report = tmp_path / "report.json"
     done = subprocess.run(
-        [sys.executable, str(snippet.path), "small"],
-        capture_output=True, text=True, env=child_env, timeout=600, check=False,
+        [str(stack.interpreter(root)), "-m", "tests.snippet_check", str(report),
+         str(snippet.path), "small"],
+        cwd=root, capture_output=True, text=True, env=stack.environ(child_env), timeout=600,
+        check=False,
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
-    module = catalog.load(snippet)
-    printed = [line.split()[0] for line in done.stdout.splitlines() if line.strip()]
-    assert printed == list(module.VARIANTS)
-    assert all("examples/s" in line for line in done.stdout.splitlines() if line.strip())
+    assert done.returncode == 0, f"{snippet.name} on {stack.id}:\n{done.stderr[-3000:]}"
+    return done.stdout, json.loads(report.read_text(encoding="utf-8"))
+
+
+# One run per snippet per stack serves both the harness's contract and the program's output.
+@pytest.mark.parametrize("stack", STACKS, ids=lambda s: s.id)
+@pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda s: s.name)
+def test_runs_as_a_program_on_every_stack_and_gives_what_the_harness_needs(
+    snippet, stack, child_env, root, tmp_path
+):
+    reason = catalog.skip_reason(snippet, stack.id)
+    if reason:
+        pytest.skip(f"{snippet.name} on {stack.id}: {reason} (SKIP_ON_STACKS)")
+    stack = stack_for_test(stack, root)
+    stdout, report = run_as_program(snippet, stack, child_env, root, tmp_path)
+    variants = report["variants"]
+    assert report["baseline"] in variants
+    for variant, label in variants.items():
+        assert isinstance(label, str) and label, f"{snippet.name}:{variant} needs a description"
+    assert "no_such_variant" in report["unknown_variant_error"]
+    # The harness's contract: every variant built and its run called at least twice (the
+    # second call is the one the harness times), each result forced (snippet_check.py);
+    # ISOLATE_VARIANTS ones each in a fresh runtime (a failure there fails the run).
+    if not report["isolated"]:
+        assert set(report["calls"]) == set(variants), report
+        assert all(calls >= 2 for calls in report["calls"].values()), report
+    # The program's output: one line per variant, in order, each with its rate.
+    printed = [line.split()[0] for line in stdout.splitlines() if line.strip()]
+    assert printed == list(variants), f"{snippet.name} on {stack.id}:\n{stdout}"
+    assert all("examples/s" in line for line in stdout.splitlines() if line.strip())
+
+
+# Every run a snippet declares it cannot make (SKIP_ON_STACKS), (snippet, stack) -> reason, as
+# reviewed: a new skip is written here too, so that none comes in unnoticed.
+DECLARED_SKIPS: dict[tuple[str, str], str] = {}
+
+
+def test_the_skipped_runs_are_exactly_the_declared_ones_each_with_its_reason():
+    known = {stack.id for stack in STACKS}
+    found = {}
+    for snippet in catalog.all_snippets():
+        for stack_id, reason in catalog.skips_on_stacks(snippet).items():
+            assert stack_id in known, f"{snippet.relpath}: SKIP_ON_STACKS names {stack_id!r}"
+            assert len(reason) <= 160, f"{snippet.relpath}: a one-line reason, please"
+            found[(snippet.name, stack_id)] = reason
+    assert found == DECLARED_SKIPS
 
 
 def test_snippets_import_only_tensorflow_numpy_and_the_standard_library(root):

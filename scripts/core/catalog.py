@@ -2,6 +2,10 @@
 
 A measurable snippet is `snippets/<topic>/<name>.py` defining VARIANTS (name -> description),
 BASELINE (one of VARIANTS) and make_workload(variant, size) -> (run, examples_per_run).
+
+A snippet that cannot run on a measured stack (data/measured_stacks.yml) says so by name:
+`SKIP_ON_STACKS = {"<stack id>": "why, in one line"}`. The harness and the tests skip it
+there and print the reason; nothing is skipped silently.
 """
 
 from __future__ import annotations
@@ -53,6 +57,30 @@ def constants(path: Path) -> dict:
                 except ValueError:
                     continue
     return found
+
+
+def skips_on_stacks(snippet: Snippet) -> dict[str, str]:
+    """The snippet's SKIP_ON_STACKS (stack id -> one-line reason), read without importing it."""
+    found = constants(snippet.path)
+    expected = 'SKIP_ON_STACKS must be a literal dict {"<stack id>": "reason, one line"}'
+    if "SKIP_ON_STACKS" not in found:
+        if "SKIP_ON_STACKS" in snippet.path.read_text(encoding="utf-8"):
+            raise SnippetError(f"{snippet.relpath}: {expected}")
+        return {}
+    declared = found["SKIP_ON_STACKS"]
+    if not isinstance(declared, dict):
+        raise SnippetError(f"{snippet.relpath}: {expected}")
+    for stack_id, reason in declared.items():
+        if not (isinstance(stack_id, str) and isinstance(reason, str) and reason.strip()):
+            raise SnippetError(f"{snippet.relpath}: {expected}; got {stack_id!r}: {reason!r}")
+        if "\n" in reason.strip():
+            raise SnippetError(f"{snippet.relpath}: SKIP_ON_STACKS[{stack_id!r}]: one line")
+    return declared
+
+
+def skip_reason(snippet: Snippet, stack_id: str) -> str | None:
+    """Why the snippet does not run on that stack, or None where it runs."""
+    return skips_on_stacks(snippet).get(stack_id)
 
 
 def all_snippets(snippets_dir: Path = SNIPPETS_DIR) -> list[Snippet]:

@@ -420,6 +420,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     try:
         selected = catalog.select(args.only, args.snippets_dir)
+        # A snippet that cannot run on this stack says why (SKIP_ON_STACKS); it is skipped
+        # by name, and the run says so.
+        skipped = {s.name: catalog.skip_reason(s, args.stack.id) for s in selected}
     except catalog.SnippetError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -486,6 +489,9 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     for number, snippet in enumerate(selected, 1):
         print(f"[{number}/{len(selected)}] {snippet.relpath}", flush=True)
+        if skipped[snippet.name]:
+            print(f"    skipped on stack {args.stack.id}: {skipped[snippet.name]}", flush=True)
+            continue
         chosen = quick_choice.get(snippet.name)
         report = measure_snippet(snippet, method, args, chosen)
         if report.get("devices"):  # a Mac's description says whether the Metal GPU was used
@@ -525,6 +531,8 @@ def main(argv: list[str] | None = None) -> int:
     minutes = (time.perf_counter() - started) / 60
     print(f"\nSummary ({minutes:.1f} min, medians of timed runs; NOISY = IQR/median > 10%):")
     print("\n".join(summary) or "  (nothing measured)")
+    for snippet in [s for s in selected if skipped[s.name]]:
+        print(f"  {snippet.name}: skipped on stack {args.stack.id}: {skipped[snippet.name]}")
     if path.exists():
         print(noise_words(results.read(path), session["id"]))
     if args.quick and quick_choice and path.exists():

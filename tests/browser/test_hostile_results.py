@@ -7,7 +7,6 @@ file that slipped past `make validate`, so the renderer's escaping alone must ke
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ import pytest
 from scripts.core import claims
 from scripts.core import store as results
 from scripts.rendering import render, results_page
-from tests.site_build import build_site
+from tests.site_build import build_site, copy_project, keep_only_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,10 +46,10 @@ def hostile_copy(real: dict) -> dict:
 
 @pytest.fixture(scope="module")
 def hostile_site(browser_available, tmp_path_factory) -> Path:
-    """A copy of the project whose first results file is hostile, rendered and built."""
+    """A copy of the project whose first results file is hostile, rendered and built: only
+    the pages visited here (the whole site is built once, for the other tests)."""
     copy = tmp_path_factory.mktemp("hostile") / "project"
-    ignore = shutil.ignore_patterns(".venv", ".git", "site", "test-output", "*.pyc")
-    shutil.copytree(ROOT, copy, ignore=ignore)
+    copy_project(ROOT, copy)
     files = sorted((copy / "results").glob("*.json"))
     stored = [json.loads(path.read_text(encoding="utf-8")) for path in files]
     stored[0] = hostile_copy(stored[0])
@@ -63,8 +62,9 @@ def hostile_site(browser_available, tmp_path_factory) -> Path:
     for name, text in rendered.items():
         (out_dir / name).parent.mkdir(parents=True, exist_ok=True)
         (out_dir / name).write_text(text, encoding="utf-8")
+    keep_only_pages(copy, [f"{path.rstrip('/') or 'index'}.md" for path in PAGES])
     # Not --strict: the real build's strictness is tested elsewhere; this build checks only
-    # what a hostile file does to the pages.
+    # what a hostile file does to the pages it keeps.
     return build_site(copy, copy / "site", strict=False)
 
 
