@@ -36,6 +36,11 @@ from pathlib import Path
 
 from scripts.core.rounds import force
 
+# Set to "1" on a stack other than the default one: an ISOLATE_VARIANTS snippet then only runs
+# as the program (each variant in its own child, on that stack), without the forked contract
+# checks, which test the code's shape and are made on the default stack.
+CONTRACT_ONLY_ON_DEFAULT = "SNIPPET_CHECK_PROGRAM_ONLY"
+
 
 class CheckFailed(AssertionError):
     """A snippet that does not give the harness what it needs; the message names it."""
@@ -162,9 +167,10 @@ def check_program(path: Path, size: str) -> dict:
     make_workload = namespace["make_workload"]
     calls: dict[str, int] = {}
     isolated = bool(namespace.get("ISOLATE_VARIANTS", False))
-    if isolated:
+    forked = isolated and os.environ.get(CONTRACT_ONLY_ON_DEFAULT) != "1"
+    if forked:
         check_isolated(path, namespace, name, size)
-    else:
+    elif not isolated:
         namespace["make_workload"] = checked_make_workload(make_workload, name, calls)
     main = ast.Module(body=main_blocks, type_ignores=[])
     try:
@@ -181,6 +187,7 @@ def check_program(path: Path, size: str) -> dict:
         "baseline": namespace.get("BASELINE"),
         "unknown_variant_error": unknown_variant_error(make_workload, size),
         "isolated": isolated,
+        "forked_checks": forked,
         "calls": calls,
         "checked_directly": directly,
     }

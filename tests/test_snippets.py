@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from scripts.core import catalog, measured_stacks
+from tests import snippet_check
 
 SNIPPETS = catalog.measurable_snippets()
 
@@ -42,11 +43,13 @@ def run_as_program(snippet, stack, child_env, root, tmp_path) -> tuple[str, dict
     every workload it builds checked as the harness uses it (tests/snippet_check.py): its
     printed output and the check's report."""
     report = tmp_path / "report.json"
+    env = stack.environ(child_env)
+    if stack.id != measured_stacks.DEFAULT:  # the forked contract checks run on the default
+        env[snippet_check.CONTRACT_ONLY_ON_DEFAULT] = "1"
     done = subprocess.run(
         [str(stack.interpreter(root)), "-m", "tests.snippet_check", str(report),
          str(snippet.path), "small"],
-        cwd=root, capture_output=True, text=True, env=stack.environ(child_env), timeout=600,
-        check=False,
+        cwd=root, capture_output=True, text=True, env=env, timeout=600, check=False,
     )  # fmt: skip
     assert done.returncode == 0, f"{snippet.name} on {stack.id}:\n{done.stderr[-3000:]}"
     return done.stdout, json.loads(report.read_text(encoding="utf-8"))
@@ -71,6 +74,8 @@ def test_runs_as_a_program_on_every_stack_and_gives_what_the_harness_needs(
     # The harness's contract: every variant built and its run called at least twice (the
     # second call is the one the harness times), each result forced (snippet_check.py);
     # ISOLATE_VARIANTS ones each in a fresh runtime (a failure there fails the run).
+    if report["isolated"]:  # forked contract checks on the default stack, the program on all
+        assert report["forked_checks"] is (stack.id == measured_stacks.DEFAULT), report
     if not report["isolated"]:
         assert set(report["calls"]) == set(variants), report
         assert all(calls >= 2 for calls in report["calls"].values()), report
