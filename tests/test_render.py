@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from scripts.core import catalog, claims, pooling
+from scripts.core import catalog, claims, pooling, store
 from scripts.rendering import render, results_page, tables
 
 
@@ -20,9 +20,15 @@ def test_render_is_deterministic(committed_results, fresh_render):
     """A second render (here; the first may have been another process's) gives the same
     files, and leaves the results it was given as they were."""
     data = copy.deepcopy(committed_results)
-    second = render.render_all(data, claims.load(), results_page.load_reference())
+    files = [store.read(path) for path in sorted(store.RESULTS_DIR.glob("*.json"))]
+    stacks = store.stack_views(files)
+    kept = copy.deepcopy(stacks)
+    second = render.render_all(
+        data, claims.load(), results_page.load_reference(), stack_data=stacks
+    )
     assert second == fresh_render
     assert data == committed_results, "render_all changed the results it was given"
+    assert stacks == kept, "render_all changed the stacks' views it was given"
 
 
 def test_tables_show_each_median_and_speedup_faithfully(committed_results, root):
