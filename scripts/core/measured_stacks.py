@@ -57,12 +57,18 @@ class Stack:
             env.pop(LEGACY_KERAS, None)
         return env
 
+    def build_command(self) -> str:
+        """The command that builds the stack's environment: its own lock's, or the project's."""
+        return "make venv" if self.lock is None else f"make stack-env STACK={self.id}"
+
     def missing(self, root: Path = project_files.ROOT) -> str | None:
         """Why the stack cannot run here, naming the command that builds it; None if it can."""
         if self.interpreter(root).exists():
             return None
-        target = "make venv" if self.environment == ".venv" else f"make stack-env STACK={self.id}"
-        return f"stack {self.id}: no Python at {self.environment}/bin/python; build it: {target}"
+        return (
+            f"stack {self.id}: no Python at {self.environment}/bin/python; "
+            f"build it: {self.build_command()}"
+        )
 
 
 def load(path: Path = STACKS_FILE) -> list[Stack]:

@@ -55,11 +55,10 @@ def probe(
         )
     software = json.loads(lines[-1])
     loaded = software_stack.name(software)
-    build = "make venv" if stack.lock is None else f"make stack-env STACK={stack.id}"
     if loaded != stack.id:
         raise measured_stacks.StackError(
             f"stack {stack.id}: {stack.environment} loads TensorFlow {software['tensorflow']} "
             f"with {software['keras_package']} {software['keras']}, which is stack {loaded}; "
-            f"rebuild it ({build})"
+            f"rebuild it ({stack.build_command()})"
         )
     return software
