@@ -16,7 +16,8 @@ ISOLATE_VARIANTS snippets run each variant in a child process of their own (`sys
 __file__ ...`), out of this wrapper's reach. Their variants are checked first, each in a
 forked copy of this process (TensorFlow imported, its runtime not yet started: as fresh as a
 new process; one child process per variant where fork is unsafe, on macOS), then the program
-runs as it is.
+runs as it is, except that its runs of itself are made in a fork where that is as fresh as a
+new process (tests/forked_program.py says when); the report lists each with how it ran.
 
 REPORT receives JSON: the VARIANTS and BASELINE the module defines, the checked run() calls
 per variant, the variants checked directly, and what make_workload says of an unknown variant.
@@ -35,6 +36,7 @@ import types
 from pathlib import Path
 
 from scripts.core.rounds import force
+from tests.forked_program import children_forked
 
 # Set to "1" on a stack other than the default one: an ISOLATE_VARIANTS snippet then only runs
 # as the program (each variant in its own child, on that stack), without the forked contract
@@ -173,8 +175,10 @@ def check_program(path: Path, size: str) -> dict:
     elif not isolated:
         namespace["make_workload"] = checked_make_workload(make_workload, name, calls)
     main = ast.Module(body=main_blocks, type_ignores=[])
+    children: list[dict] = []  # the program's own runs of itself (ISOLATE_VARIANTS)
     try:
-        exec(compile(main, str(path), "exec"), namespace)  # noqa: S102 - our own snippet
+        with children_forked(path, children):
+            exec(compile(main, str(path), "exec"), namespace)  # noqa: S102 - our own snippet
     except SystemExit as stop:
         if stop.code not in (None, 0):
             raise
@@ -190,6 +194,7 @@ def check_program(path: Path, size: str) -> dict:
         "forked_checks": forked,
         "calls": calls,
         "checked_directly": directly,
+        "children": children,
     }
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 
 import pytest
 
 from scripts.core import catalog, measured_stacks
 from tests import snippet_check
+from tests.snippet_server import SnippetServer
 
 SNIPPETS = catalog.measurable_snippets()
 
@@ -38,19 +38,35 @@ def stack_for_test(stack: measured_stacks.Stack, root) -> measured_stacks.Stack:
     return stack
 
 
-def run_as_program(snippet, stack, child_env, root, tmp_path) -> tuple[str, dict]:
+@pytest.fixture(scope="session")
+def snippet_servers(root, tmp_path_factory):
+    """One snippet server per stack for this test process (tests/snippet_server.py), started
+    at its first run: TensorFlow is imported once per stack, not once per snippet."""
+    servers: dict[str, SnippetServer] = {}
+    logs = tmp_path_factory.mktemp("snippet-servers")
+
+    def server_for(stack: measured_stacks.Stack) -> SnippetServer:
+        if stack.id not in servers:
+            env = stack.environ(dict(os.environ, PYTHONPATH=str(root), TF_CPP_MIN_LOG_LEVEL="2"))
+            servers[stack.id] = SnippetServer(
+                stack.interpreter(root), env, root, logs / f"{stack.id}.log"
+            )
+        return servers[stack.id]
+
+    yield server_for
+    for server in servers.values():
+        server.close()
+
+
+def run_as_program(snippet, stack, server, tmp_path) -> tuple[str, dict]:
     """One run of `python <snippet> small` with the stack's Python and TF_USE_LEGACY_KERAS,
     every workload it builds checked as the harness uses it (tests/snippet_check.py): its
     printed output and the check's report."""
     report = tmp_path / "report.json"
-    env = stack.environ(child_env)
+    extra = {}
     if stack.id != measured_stacks.DEFAULT:  # the forked contract checks run on the default
-        env[snippet_check.CONTRACT_ONLY_ON_DEFAULT] = "1"
-    done = subprocess.run(
-        [str(stack.interpreter(root)), "-m", "tests.snippet_check", str(report),
-         str(snippet.path), "small"],
-        cwd=root, capture_output=True, text=True, env=env, timeout=600, check=False,
-    )  # fmt: skip
+        extra[snippet_check.CONTRACT_ONLY_ON_DEFAULT] = "1"
+    done = server.run([str(report), str(snippet.path), "small"], extra, 600, tmp_path)
     assert done.returncode == 0, f"{snippet.name} on {stack.id}:\n{done.stderr[-3000:]}"
     return done.stdout, json.loads(report.read_text(encoding="utf-8"))
 
@@ -59,13 +75,13 @@ def run_as_program(snippet, stack, child_env, root, tmp_path) -> tuple[str, dict
 @pytest.mark.parametrize("stack", STACKS, ids=lambda s: s.id)
 @pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda s: s.name)
 def test_runs_as_a_program_on_every_stack_and_gives_what_the_harness_needs(
-    snippet, stack, child_env, root, tmp_path
+    snippet, stack, snippet_servers, root, tmp_path
 ):
     reason = catalog.skip_reason(snippet, stack.id)
     if reason:
         pytest.skip(f"{snippet.name} on {stack.id}: {reason} (SKIP_ON_STACKS)")
     stack = stack_for_test(stack, root)
-    stdout, report = run_as_program(snippet, stack, child_env, root, tmp_path)
+    stdout, report = run_as_program(snippet, stack, snippet_servers(stack), tmp_path)
     variants = report["variants"]
     assert report["baseline"] in variants
     for variant, label in variants.items():
@@ -76,6 +92,10 @@ def test_runs_as_a_program_on_every_stack_and_gives_what_the_harness_needs(
     # ISOLATE_VARIANTS ones each in a fresh runtime (a failure there fails the run).
     if report["isolated"]:  # forked contract checks on the default stack, the program on all
         assert report["forked_checks"] is (stack.id == measured_stacks.DEFAULT), report
+        # The program ran itself once per variant, each in a fork with TensorFlow's runtime
+        # not started or, where that could not be promised, in a new process.
+        assert [child["args"][-1] for child in report["children"]] == list(variants), report
+        assert all(c["how"] == "fork" or c["why"] for c in report["children"]), report
     if not report["isolated"]:
         assert set(report["calls"]) == set(variants), report
         assert all(calls >= 2 for calls in report["calls"].values()), report
