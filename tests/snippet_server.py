@@ -64,13 +64,15 @@ def serve() -> int:
 
 
 def run_request(request: dict, snippet_check) -> int:
-    """One run of snippet_check.main(args) in a fork, killed after its timeout."""
+    """One run of snippet_check.main(args) in a fork, killed after its timeout with every
+    process it started."""
     with open(request["stdout"], "wb") as out, open(request["stderr"], "wb") as err:
         sys.stdout.flush()
         pid = os.fork()
         if pid == 0:
             code = 1
             try:
+                os.setpgid(0, 0)  # its own group, so a timeout also stops what it started
                 os.dup2(out.fileno(), 1)
                 os.dup2(err.fileno(), 2)
                 os.environ.update(request["env"])
@@ -87,7 +89,10 @@ def run_request(request: dict, snippet_check) -> int:
         if done:
             return os.waitstatus_to_exitcode(status)
         if time.monotonic() > deadline:
-            os.kill(pid, signal.SIGKILL)
+            try:
+                os.killpg(pid, signal.SIGKILL)
+            except ProcessLookupError:  # it had not made its group yet
+                os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
             with open(request["stderr"], "a", encoding="utf-8") as err:
                 err.write(f"\nkilled after its timeout of {request['timeout']} s\n")
@@ -127,11 +132,16 @@ class SnippetServer:
         """snippet_check with args; a CompletedProcess with its stdout and stderr as text."""
         out, err = tmp / "stdout.txt", tmp / "stderr.txt"
         if needs_new_process(Path(args[1])):
-            return subprocess.run(
-                [str(self.python), "-m", "tests.snippet_check", *args], cwd=self.root,
-                env=dict(self.env, **extra_env), capture_output=True, text=True,
-                timeout=timeout, check=False,
-            )  # fmt: skip
+            command = [str(self.python), "-m", "tests.snippet_check", *args]
+            try:
+                return subprocess.run(
+                    command, cwd=self.root, env=dict(self.env, **extra_env),
+                    capture_output=True, text=True, timeout=timeout, check=False,
+                )  # fmt: skip
+            except subprocess.TimeoutExpired as late:
+                said = late.stderr.decode(errors="replace") if late.stderr else ""
+                note = f"\nkilled after its timeout of {timeout} s\n"
+                return subprocess.CompletedProcess(command, -signal.SIGKILL, "", said + note)
         if self.process is None:
             self.start()
         request = {"args": args, "env": extra_env, "timeout": timeout, "stdout": str(out),

@@ -8,6 +8,8 @@ import json
 import os
 import sys
 import textwrap
+import time
+from pathlib import Path
 
 import pytest
 
@@ -16,11 +18,13 @@ from tests.snippet_server import SnippetServer
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the server forks on Linux only")
 
 SNIPPET = """
-import sys, time
+import subprocess, sys, time
 import tensorflow as tf
 VARIANTS = {"one": "the only variant"}
 BASELINE = "one"
-if sys.argv[1] == "slow":
+if sys.argv[1] == "slow":  # starts a process of its own, then outlasts its timeout
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    open(__file__ + ".pid", "w").write(str(child.pid))  # (not os.environ: see needs_new_process)
     time.sleep(120)
 if sys.argv[1] == "broken":
     raise ZeroDivisionError("planted failure")
@@ -64,10 +68,23 @@ def test_a_failing_run_is_reported_with_its_traceback(server, snippet, tmp_path)
     assert done.returncode == 1 and "planted failure" in done.stderr
 
 
+def gone(pid: int) -> bool:
+    """The process has ended (absent, or a zombie waiting to be reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1].startswith(("Z", "X"))
+    except FileNotFoundError:
+        return True
+
+
 def test_a_run_past_its_timeout_is_killed_and_the_server_goes_on(server, snippet, tmp_path):
-    slow = tmp_path / "slow"
+    slow, pid_file = tmp_path / "slow", Path(f"{snippet}.pid")
     slow.mkdir()
-    done = server.run([str(slow / "r.json"), str(snippet), "slow"], {}, 3, slow)
-    assert done.returncode < 0 and "killed after its timeout of 3 s" in done.stderr
+    done = server.run([str(slow / "r.json"), str(snippet), "slow"], {}, 5, slow)
+    assert done.returncode < 0 and "killed after its timeout of 5 s" in done.stderr
+    grandchild = int(pid_file.read_text())
+    deadline = time.monotonic() + 10
+    while not gone(grandchild) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert gone(grandchild), "the process the run started outlived the run's timeout"
     again = server.run([str(tmp_path / "r.json"), str(snippet), "small"], {}, 120, tmp_path)
     assert again.returncode == 0 and again.stdout == "one 4 examples/s\n"
