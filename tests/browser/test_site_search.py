@@ -9,24 +9,18 @@ from __future__ import annotations
 
 import re
 
+from tests.browser.settled_read import settled_read
+
 # Words every reader searches for; each is on many of the guide's pages.
 WORDS = ["TensorFlow", "Keras", "tf.keras", "GPU", "Metal", "batch", "threads", "oneDNN"]
 
 META = ".md-search-result__meta"
 
 
-def settled_meta(page, quiet_ms: int = 300, limit_ms: int = 20_000) -> str:
+def settled_meta(page) -> str:
     """The search's "N matching documents" line once it stops changing."""
     read = f"() => document.querySelector('{META}')?.textContent || ''"
-    previous, waited = page.evaluate(read), 0
-    while waited < limit_ms:
-        page.wait_for_timeout(quiet_ms)
-        waited += quiet_ms
-        current = page.evaluate(read)
-        if current and current == previous:
-            return current
-        previous = current
-    raise AssertionError(f"the search's result count still changing after {limit_ms} ms")
+    return settled_read(page, read, "the search's result count", limit_ms=20_000)
 
 
 def test_each_subject_word_finds_pages(page, base_url):

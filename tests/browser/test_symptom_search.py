@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scripts.rendering import symptoms
+from tests.browser.settled_read import settled_read
 
 PASTED_COUNT = 10
 
@@ -95,19 +96,10 @@ def test_each_variant_keeps_its_entrys_fixed_part_and_differs_from_the_example()
         assert variant not in symptoms.message_lines(entry), (entry_id, variant)
 
 
-def settled_results(page, quiet_ms: int = 300, limit_ms: int = 10_000) -> list[str]:
-    """The result links once the list stops changing: search re-renders it while the query
-    typed last is still being processed, and an element read too early is replaced."""
+def settled_results(page) -> list[str]:
+    """The result links once the list stops changing."""
     read = "() => [...document.querySelectorAll('.md-search-result__list a')].map(a => a.href)"
-    previous, waited = page.evaluate(read), 0
-    while waited < limit_ms:
-        page.wait_for_timeout(quiet_ms)
-        waited += quiet_ms
-        current = page.evaluate(read)
-        if current and current == previous:
-            return current
-        previous = current
-    raise AssertionError(f"search results still changing after {limit_ms} ms")
+    return settled_read(page, read, "search results")
 
 
 @pytest.mark.parametrize("entry_id, message", MESSAGES, ids=[i for i, _ in MESSAGES])
