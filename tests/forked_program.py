@@ -75,20 +75,21 @@ def exec_as_main(argv: list[str]) -> int:
     return 0
 
 
-def fork_and_run(argv: list[str], out: int | None = None, err: int | None = None) -> int:
-    """Run exec_as_main(argv) in a fork, its stdout and stderr on the given descriptors (this
-    process's own where None); the fork's exit code."""
+def start_fork(run, out: int | None = None, err: int | None = None) -> int:
+    """Fork; the fork calls run() with its stdout and stderr on the given descriptors (this
+    process's own where None) and exits with what run() returns (1 if it raised, with the
+    traceback on stderr), without this process's clean-up. Returns the fork's pid."""
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
-    if pid == 0:  # the fork: run, then leave without this process's clean-up
+    if pid == 0:
         code = 1
         try:
             if out is not None:
                 os.dup2(out, 1)
             if err is not None:
                 os.dup2(err, 2)
-            code = exec_as_main(argv)
+            code = run()
         except BaseException:
             traceback.print_exc()
         finally:
@@ -98,6 +99,12 @@ def fork_and_run(argv: list[str], out: int | None = None, err: int | None = None
                 except Exception:  # noqa: BLE001 - a closed stream cannot lose us the code
                     pass
             os._exit(code)
+    return pid
+
+
+def fork_and_run(argv: list[str], out: int | None = None, err: int | None = None) -> int:
+    """Run exec_as_main(argv) in a fork, its output on the given descriptors; its exit code."""
+    pid = start_fork(lambda: exec_as_main(argv), out, err)
     _, status = os.waitpid(pid, 0)
     return os.waitstatus_to_exitcode(status)
 

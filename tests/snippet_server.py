@@ -23,8 +23,9 @@ import signal
 import subprocess
 import sys
 import time
-import traceback
 from pathlib import Path
+
+from tests.forked_program import start_fork
 
 READY = "ready"
 
@@ -66,23 +67,14 @@ def serve() -> int:
 def run_request(request: dict, snippet_check) -> int:
     """One run of snippet_check.main(args) in a fork, killed after its timeout with every
     process it started."""
+
+    def run() -> int:
+        os.setpgid(0, 0)  # its own group, so a timeout also stops what it started
+        os.environ.update(request["env"])
+        return snippet_check.main(list(request["args"]))
+
     with open(request["stdout"], "wb") as out, open(request["stderr"], "wb") as err:
-        sys.stdout.flush()
-        pid = os.fork()
-        if pid == 0:
-            code = 1
-            try:
-                os.setpgid(0, 0)  # its own group, so a timeout also stops what it started
-                os.dup2(out.fileno(), 1)
-                os.dup2(err.fileno(), 2)
-                os.environ.update(request["env"])
-                code = snippet_check.main(list(request["args"]))
-            except BaseException:
-                traceback.print_exc()
-            finally:
-                sys.stdout.flush()
-                sys.stderr.flush()
-                os._exit(code)
+        pid = start_fork(run, out.fileno(), err.fileno())
     deadline = time.monotonic() + request["timeout"]
     while True:
         done, status = os.waitpid(pid, os.WNOHANG)
