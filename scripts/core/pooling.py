@@ -1,22 +1,25 @@
-"""A speed-up pooled over a machine's sessions, with an interval for the reader's next run.
+"""A speed-up pooled over a machine's sittings: an interval for its long-run value and a band
+for the reader's next run.
 
 One session's rounds say how sure we are of that session's ratio; they say nothing of how
-far the next session lands, and between sessions (another day, another host of the same
-kind, another process layout) is where most of the movement is. So a speed-up is pooled
-over every kept session, on the log scale:
+far the next sitting lands (another boot, day or host of the same kind). Sessions of one
+sitting (scripts/core/sittings.py) agree more with each other than with the next, so only
+sittings count as independent. On the log scale:
 
 - each session gives its ratio r and the variance w of log r from a paired bootstrap of its
-  rounds (`within_variance`);
-- the between-session variance tau2 of log r comes from every machine with two or more
-  sessions (`between_session_spread`): the sessions' scatter beyond their own rounds'
-  variance, pooled over all speed-ups (prior weight PRIOR_DF), then moved towards the pair's
-  own scatter by its own degrees of freedom;
-- the point is exp(mean of the k sessions' log r); the interval for a new session is
-  mean +- t * sqrt((tau2 + w) * (1 + 1/k)), the interval for the long-run speed-up
-  mean +- t * sqrt((tau2 + w) / k), with Student's t at PRIOR_DF + k - 1 degrees of freedom.
+  rounds (`within_variance`); a sitting gives the mean of its sessions' log r, whose rounds'
+  variance is their mean w over its n sessions;
+- the between-sitting variance tau2 of log r is pooled within a variance stratum
+  (data/variance_strata.yml) over every (machine, stack, pair) with two or more sittings
+  (`between_sitting_spread`): the sittings' scatter beyond their rounds' variance, with prior
+  weight PRIOR_DF against the pair's own scatter, which takes over with its own sittings;
+- the point is exp(mean of the m sittings' log r); the long-run interval is
+  mean +- t * sqrt((tau2 + w_sitting) / m) and the band for a new session from a new sitting
+  mean +- t * sqrt(tau2 + w + (tau2 + w_sitting) / m), with Student's t at PRIOR_DF + m - 1
+  degrees of freedom.
 
-The method, and PRIOR_DF, were fixed before looking at which verdicts they change (How we
-measure says so); tests/test_interval_calibration.py checks its coverage on synthetic timings.
+Verdicts read the long-run interval (scripts/findings); the band is what a reader's next run
+should show. tests/test_interval_calibration.py checks both on synthetic timings.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scripts.core import software_stack, stats
+from scripts.core import sittings, software_stack, stats, variance_strata
 
 # How many sessions' worth of degrees of freedom the spread pooled over all speed-ups counts
 # for against one pair's own sessions. Speed-ups differ in how much they move between
@@ -46,15 +49,17 @@ class SessionRatio:
     point: float
     within: float  # variance of log(point) from the session's own rounds
     session: str
+    sitting: str = ""  # sittings.sitting_of(session); "" counts the session as its own
 
 
 @dataclass(frozen=True)
 class Spread:
-    """The between-session variance of log speed-ups, and what it was estimated from."""
+    """The between-sitting variance of log speed-ups in one stratum, and its basis."""
 
     tau2: float
-    groups: int  # speed-ups (machine, pair) with two or more sessions
-    df: int  # their sessions less one each
+    groups: int  # speed-ups (machine, stack, pair) with two or more sittings
+    df: int  # their sittings less one each
+    stratum: str = ""
 
 
 @dataclass(frozen=True)
@@ -63,11 +68,15 @@ class Pooled:
 
     point: float
     sessions: int
-    new_low: float  # where a new session's speed-up lands
+    new_low: float  # the band: where a new session, in a new sitting, lands
     new_high: float
-    mean_low: float  # the machine's long-run speed-up
+    mean_low: float  # the machine's long-run speed-up: what verdicts read
     mean_high: float
-    basis: str  # "own sessions", "other machines' sessions" (one session), or "rounds only"
+    basis: str  # "own sittings", "other pairs' sittings" (one sitting), or "rounds only"
+    sittings: int = 1
+    stratum: str = ""
+    mean_se: float = 0.0  # standard error of log(point) for the long-run value
+    df: float = math.inf  # degrees of freedom of its t quantile
 
 
 def within_variance(
@@ -116,7 +125,11 @@ def _within_variance(
 
 
 def session_ratio(
-    baseline_entry: dict, variant_entry: dict, session: str, baseline_stat: str = "median_s"
+    baseline_entry: dict,
+    variant_entry: dict,
+    session: str,
+    baseline_stat: str = "median_s",
+    sitting: str = "",
 ) -> SessionRatio | None:
     """One session's speed-up of variant over baseline; None without the timings it needs."""
     base, var = baseline_entry["stats"], variant_entry["stats"]
@@ -128,29 +141,43 @@ def session_ratio(
     paired = first_call is None and stats.same_rounds(baseline_entry, variant_entry)
     within = within_variance(base.get("times_s") or [], var["times_s"], first_call, paired)
     point = (first_call or base["median_s"]) / var["median_s"]
-    return SessionRatio(point, within, session)
+    return SessionRatio(point, within, session, sitting or session)
 
 
-def _scatter(ratios: list[SessionRatio]) -> tuple[float, float]:
-    """(sample variance of the sessions' log ratios, mean within-session variance)."""
-    logs = [math.log(r.point) for r in ratios]
-    return statistics.variance(logs), statistics.fmean(r.within for r in ratios)
+def by_sitting(ratios: list[SessionRatio]) -> list[tuple[float, float]]:
+    """(mean log r, variance of that mean from the rounds) per sitting, in first-seen order."""
+    groups: dict[str, list[SessionRatio]] = {}
+    for ratio in ratios:
+        groups.setdefault(ratio.sitting or ratio.session, []).append(ratio)
+    return [
+        (
+            statistics.fmean(math.log(r.point) for r in group),
+            statistics.fmean(r.within for r in group) / len(group),
+        )
+        for group in groups.values()
+    ]
 
 
-def between_session_spread(groups: list[list[SessionRatio]]) -> Spread | None:
-    """Pooled between-session variance of log speed-ups from every group of two or more
-    sessions (one group: one pair on one machine); None when no group has two."""
+def _scatter(means: list[tuple[float, float]]) -> tuple[float, float]:
+    """(sample variance of the sittings' mean log ratios, their mean rounds' variance)."""
+    return statistics.variance(m for m, _ in means), statistics.fmean(v for _, v in means)
+
+
+def between_sitting_spread(groups: list[list[SessionRatio]], stratum: str = "") -> Spread | None:
+    """Pooled between-sitting variance of log speed-ups from every group of two or more
+    sittings (one group: one pair on one machine and stack); None when no group has two."""
     total, df, used = 0.0, 0, 0
     for ratios in groups:
-        if len(ratios) < 2:
+        means = by_sitting(ratios)
+        if len(means) < 2:
             continue
-        scatter, within = _scatter(ratios)
-        total += (len(ratios) - 1) * (scatter - within)
-        df += len(ratios) - 1
+        scatter, within = _scatter(means)
+        total += (len(means) - 1) * (scatter - within)
+        df += len(means) - 1
         used += 1
     if not df:
         return None
-    return Spread(max(0.0, total / df), used, df)
+    return Spread(max(0.0, total / df), used, df, stratum)
 
 
 def t_within(x: float, df: int) -> float:
@@ -186,33 +213,40 @@ def t_quantile(p: float, df: float) -> float:
 
 
 def pool(ratios: list[SessionRatio], spread: Spread | None) -> Pooled:
-    """The speed-up over the sessions given, with the new-session and long-run intervals."""
+    """The speed-up over the sessions given, with the long-run interval and the new-session
+    band; sessions of one sitting share one between-sitting shift."""
     if not ratios:
         raise ValueError("pool() needs at least one session")
-    k = len(ratios)
-    logs = [math.log(r.point) for r in ratios]
-    centre = statistics.fmean(logs)
-    within = statistics.fmean(r.within for r in ratios)
+    means = by_sitting(ratios)
+    m = len(means)
+    centre = statistics.fmean(mean for mean, _ in means)
+    sitting_within = statistics.fmean(v for _, v in means)
+    session_within = statistics.fmean(r.within for r in ratios)
     prior_df = PRIOR_DF if spread is not None else 0
     prior = spread.tau2 if spread is not None else 0.0
-    own_df = k - 1
-    own = max(0.0, _scatter(ratios)[0] - within) if k > 1 else 0.0
+    own_df = m - 1
+    own = max(0.0, _scatter(means)[0] - sitting_within) if m > 1 else 0.0
     if prior_df + own_df:
         tau2 = (prior_df * prior + own_df * own) / (prior_df + own_df)
         t = t_quantile(1 - (1 - LEVEL) / 2, prior_df + own_df)
-        basis = "own sessions" if own_df else "other machines' sessions"
+        basis = "own sittings" if own_df else "other pairs' sittings"
     else:
         tau2, t, basis = 0.0, t_quantile(1 - (1 - LEVEL) / 2, math.inf), "rounds only"
-    new = t * math.sqrt((tau2 + within) * (1 + 1 / k))
-    mean = t * math.sqrt((tau2 + within) / k)
+    mean_var = (tau2 + sitting_within) / m
+    new = t * math.sqrt(tau2 + session_within + mean_var)
+    mean = t * math.sqrt(mean_var)
     return Pooled(
         point=math.exp(centre),
-        sessions=k,
+        sessions=len(ratios),
         new_low=math.exp(centre - new),
         new_high=math.exp(centre + new),
         mean_low=math.exp(centre - mean),
         mean_high=math.exp(centre + mean),
         basis=basis,
+        sittings=m,
+        stratum=spread.stratum if spread is not None else "",
+        mean_se=math.sqrt(mean_var),
+        df=prior_df + own_df if prior_df + own_df else math.inf,
     )
 
 
@@ -246,32 +280,51 @@ def session_ratios(
             continue
         if [(e["snippet_sha256"], software_stack.name(e["software"])) for e in pair] != same:
             continue
-        ratio = session_ratio(pair[0], pair[1], session["id"], baseline_stat)
+        ratio = session_ratio(
+            pair[0], pair[1], session["id"], baseline_stat, sittings.sitting_of(session)
+        )
         if ratio is not None:
             found.append(ratio)
     return found
 
 
-def spread_of(views: list[dict], leave_out: tuple[str, str] | None = None) -> Spread | None:
-    """The between-session spread over every machine's speed-ups against their baselines;
-    leave_out (machine id, session id) drops one session, for the held-back check."""
-    groups = []
+Spreads = dict[str, "Spread | None"]  # {stratum id: its between-sitting spread}
+
+
+def spread_of(
+    views: list[dict],
+    leave_out: tuple[str, frozenset[str]] | None = None,
+    strata: variance_strata.Strata | None = None,
+) -> Spreads:
+    """The between-sitting spread of every stratum over every view's speed-ups against their
+    baselines; leave_out (machine id, session ids) drops those sessions, for held-back checks."""
+    strata = strata or variance_strata.load()
+    groups: dict[str, list[list[SessionRatio]]] = {s: [] for s in strata.why}
     for view in views:
         for baseline_key, variant_key in _pairs_of(view):
             ratios = session_ratios(view, baseline_key, variant_key)
             if leave_out and leave_out[0] == view["machine"]["id"]:
-                ratios = [r for r in ratios if r.session != leave_out[1]]
-            groups.append(ratios)
-    return between_session_spread(groups)
+                ratios = [r for r in ratios if r.session not in leave_out[1]]
+            groups[strata.of(baseline_key.split(":")[0])].append(ratios)
+    return {stratum: between_sitting_spread(found, stratum) for stratum, found in groups.items()}
+
+
+def spread_for(spreads: Spreads | None, snippet: str) -> Spread | None:
+    """The spread of a snippet's stratum, or None where none is known."""
+    if not spreads:
+        return None
+    return spreads.get(variance_strata.load().of(snippet))
 
 
 def speedup(
     view: dict, baseline_key: str, variant_key: str, baseline_stat: str = "median_s"
 ) -> Pooled | None:
-    """The pair's speed-up over all the view's sessions, widened by the view's spread; None
+    """The pair's speed-up over all the view's sessions, widened by its stratum's spread; None
     when no session has the timings for it."""
     ratios = session_ratios(view, baseline_key, variant_key, baseline_stat)
-    return pool(ratios, view.get("spread")) if ratios else None
+    if not ratios:
+        return None
+    return pool(ratios, spread_for(view.get("spread"), baseline_key.split(":")[0]))
 
 
 @dataclass(frozen=True)
@@ -293,9 +346,12 @@ def held_back(views: list[dict], machine_id: str, session_id: str) -> HeldBack:
     the pages did before pooling."""
     target = next(v for v in views if v["machine"]["id"] == machine_id)
     held = next(s for s in target["sessions"] if s["id"] == session_id)
-    rest = [s for s in target["sessions"] if s["id"] != session_id]
-    spread = spread_of(views, leave_out=(machine_id, session_id))
-    others = {**target, "sessions": rest, "spread": spread}
+    gone = frozenset(
+        s["id"] for s in target["sessions"] if sittings.sitting_of(s) == sittings.sitting_of(held)
+    )
+    rest = [s for s in target["sessions"] if s["id"] not in gone]
+    spreads = spread_of(views, leave_out=(machine_id, gone))
+    others = {**target, "sessions": rest, "spread": spreads}
     compared = inside = single_compared = inside_single = 0
     for baseline_key, variant_key in _pairs_of({"entries": held["entries"]}):
         if baseline_key not in held["entries"]:
@@ -305,7 +361,7 @@ def held_back(views: list[dict], machine_id: str, session_id: str) -> HeldBack:
         ratios = session_ratios(others, baseline_key, variant_key, like=pair)
         if own is None or not ratios:
             continue
-        pooled = pool(ratios, spread)
+        pooled = pool(ratios, spread_for(spreads, baseline_key.split(":")[0]))
         compared += 1
         inside += pooled.new_low <= own.point <= pooled.new_high
         for session in rest:
