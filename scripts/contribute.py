@@ -17,9 +17,11 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from scripts.core import claims, measured_stacks, plain_text, provenance
+from scripts.core import claims, measured_stacks, outcomes, plain_text, provenance
 from scripts.core import store as results
 from scripts.core.catalog import ROOT
+from scripts.findings import claim_rows
+from scripts.findings.pairs import Findings
 from scripts.measuring import noise_check
 from scripts.rendering import tables
 
@@ -54,9 +56,10 @@ def this_machine_results(results_dir: Path = results.RESULTS_DIR) -> Path:
 
 
 def claim_findings(data: dict, claim_list: list[dict], root: Path = ROOT) -> tuple[list, list]:
-    """(contradicted, not measured): evidence whose range this machine's numbers break, and
-    evidence this machine has no current result for (its verdict stays untested here)."""
+    """(contradicted, not measured): evidence whose range this machine's long-run interval lies
+    outside, and evidence this machine has no current result for (untested here)."""
     contradicted, not_measured = [], []
+    findings = Findings([data])
     for claim in sorted(claim_list, key=claims.claim_order):
         for evidence in claim.get("evidence", []):
             variant, baseline = (claims.short_name(evidence[k]) for k in ("variant", "baseline"))
@@ -64,13 +67,13 @@ def claim_findings(data: dict, claim_list: list[dict], root: Path = ROOT) -> tup
             name = f"{claim['id']} ({claim['verdict']})"
             if evidence.get("analogue"):
                 name += ", analogue evidence"
-            ratio = claims.speedup(data, evidence, root)
-            if ratio is None:
+            found = claim_rows.evidence_finding(findings, data, evidence, root)
+            if found is None:
                 not_measured.append(f"{name}: {what}")
-            elif not claims.agrees(evidence, ratio):
+            elif found.outcome(evidence) == outcomes.CONTRADICTED:
                 contradicted.append(
-                    f"{name}: {what} is {ratio:.2f}× on this machine; the verdict needs "
-                    f"{claims.expectation_words(evidence)}"
+                    f"{name}: {what} is {found.point:.2f}× ({found.low:.2f}–{found.high:.2f}) "
+                    f"on this machine; the verdict needs {claims.expectation_words(evidence)}"
                 )
     return contradicted, not_measured
 

@@ -52,5 +52,7 @@ def load(path: Path = DATA) -> Strata:
                 raise StrataError(f"{where}: {snippet!r} is already in {listed[snippet]!r}")
             listed[snippet] = stratum["id"]
     if default not in why:
-        raise StrataError(f"{path.name}: default {default!r} is not one of the strata {sorted(why)}")
+        raise StrataError(
+            f"{path.name}: default {default!r} is not one of the strata {sorted(why)}"
+        )
     return Strata(listed, default, why)

@@ -40,14 +40,35 @@ class Row:
     outcome: str  # outcomes.SUPPORTED, INCONCLUSIVE or CONTRADICTED, on the long-run interval
 
     @property
+    def verdict(self) -> str:
+        return self.outcome
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """The long-run interval the outcome reads."""
+        return (self.found.low, self.found.high)
+
+    @property
+    def band(self) -> tuple[float, float]:
+        """Where a new session lands: what a re-run should show."""
+        return (self.found.band_low, self.found.band_high)
+
+    def words(self) -> str:
+        """'1.17× (1.05–1.31) supported'."""
+        return (
+            f"{self.found.point:.2f}× ({self.found.low:.2f}–{self.found.high:.2f}) {self.outcome}"
+        )
+
+    @property
     def analogue(self) -> bool:
         return bool(self.evidence.get("analogue"))
 
     @property
     def recorded(self) -> str | None:
-        """What the claim's file says about this machine contradicting the range, or None."""
+        """What the claim's file says about this machine (and stack, where it names one)
+        contradicting the range, or None."""
         for record in self.evidence.get("contradicted_on", []):
-            if record["machine"] == self.machine:
+            if record["machine"] == self.machine and record.get("stack", self.stack) == self.stack:
                 return record["why"]
         return None
 
@@ -162,13 +183,14 @@ def headline_problem(claim: dict, claim_rows: list[Row]) -> str | None:
 
 
 def headline_words(claim: dict, claim_rows: list[Row]) -> str:
-    """'supported on 4 of 4 machines (9 of 9 rows)' or 'no measured row: rests on sources'."""
+    """'✓ on all 18 rows, 4 machines' or '2 of 3 rows ✓, 1 ?, 0 ✗ (1 machine)'."""
     count = tally(claim_rows)
     if not count.total:
-        return "no measured row: rests on the cited sources"
-    machines = "machine" if count.machines == 1 else "machines"
+        return "no measured row: the verdict rests on the cited sources"
+    machines = f"{count.machines} machine{'s' if count.machines != 1 else ''}"
+    if count.supported == count.total:
+        return f"✓ on all {count.total} rows, {machines}"
     return (
-        f"supported on {count.machines_supporting} of {count.machines} {machines} "
-        f"({count.supported} of {count.total} rows; {count.inconclusive} can't tell, "
-        f"{count.contradicted} against)"
+        f"{count.supported} of {count.total} rows ✓, {count.inconclusive} ?, "
+        f"{count.contradicted} ✗ ({machines})"
     )

@@ -37,7 +37,10 @@ class Finding:
     def outcome(self, evidence: dict) -> str:
         """What the long-run interval says of a claim evidence item's range."""
         return outcomes.row_outcome(
-            evidence.get("at_least", -math.inf), evidence.get("below", math.inf), self.low, self.high
+            evidence.get("at_least", -math.inf),
+            evidence.get("below", math.inf),
+            self.low,
+            self.high,
         )
 
 

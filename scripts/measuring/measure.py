@@ -22,7 +22,6 @@ from pathlib import Path
 from scripts.core import (
     catalog,
     claims,
-    comparison,
     measured_stacks,
     provenance,
     software_stack,
@@ -31,6 +30,7 @@ from scripts.core import (
 )
 from scripts.core import store as results
 from scripts.core.rounds import process_rounds
+from scripts.findings import comparison
 from scripts.measuring import noise_check
 
 QUICK_RESULTS_DIR = catalog.ROOT / "build" / "quick-results"

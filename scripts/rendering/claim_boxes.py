@@ -1,27 +1,132 @@
-"""Claim boxes: each page's claims as admonitions and the Claims page's table, with each
-machine's evidence read against its range (the verdict logic is scripts/core/claims.py)."""
+"""Claim boxes: each page's claims as admonitions, answer first, and the Claims page's table.
+
+A box gives the verdict, the claim, why, then one line of what the measurements say and one
+compact table per evidence item: machines by stacks, each cell a speed-up with its long-run
+interval and a mark. The range, the band for a next run and the sittings are one click below.
+Outcomes come from the findings stage (scripts/findings/claim_rows.py); nothing is decided here.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from scripts.core import outcomes
 from scripts.core.catalog import ROOT
 from scripts.core.claims import (
     ANALOGUE_NOTE,
-    CONTRADICTED,
-    VERDICTS,
     claim_order,
     compared,
-    contradiction_recorded,
     expectation_words,
-    found_words,
-    pooled,
-    sessions_words,
     short_name,
-    speedup,
-    status,
 )
-from scripts.rendering import stack_verdicts
+from scripts.findings import claim_rows, stack_moves
+from scripts.findings.claim_rows import Row
+from scripts.findings.pairs import Findings
+from scripts.rendering import names, stack_verdicts
+
+MARKS = {outcomes.SUPPORTED: "✓", outcomes.INCONCLUSIVE: "?", outcomes.CONTRADICTED: "✗"}
+
+
+def legend(views: list[dict]) -> str:
+    """What the marks mean, what to do with '?', and the key to the machines' short names."""
+    machines = {v["machine"]["id"]: v["machine"]["description"] for v in views}
+    key = "; ".join(f"**{names.machine(m)}**: {d}" for m, d in sorted(machines.items()))
+    return (
+        '??? info "How to read the claim tables"\n\n'
+        "    Each cell is a speed-up with its 95% interval for the long run on that machine. "
+        "✓ means the interval lies inside the claim's range. "
+        "✗ means it lies outside. "
+        "? means the data cannot tell yet. "
+        "With a ?, the advice still rests on the mechanism explained on the page. "
+        "Check it on your own Mac with `make tune`.\n\n"
+        f"    Machines: {key}. "
+        "All are 2-core Linux CPUs; Mac figures on the page are cited, not measured.\n"
+    )
+
+
+def cell(row: Row) -> str:
+    found = row.found
+    return f"{names.speedup(found.point, found.low, found.high)} {MARKS[row.outcome]}"
+
+
+def evidence_table(evidence: dict, mine: list[Row], stacks: list[str]) -> list[str]:
+    """Machines (rows) by stacks (columns) for one evidence item."""
+    variant, baseline = (short_name(evidence[k]) for k in ("variant", "baseline"))
+    head = f"{compared(evidence, variant, baseline)}, needs {expectation_words(evidence)}"
+    if evidence.get("analogue"):
+        head = f"Analogue {ANALOGUE_NOTE}: {head}"
+    lines = [
+        f"| {head} | " + " | ".join(names.stack(s) for s in stacks) + " |",
+        "|---|" + "---|" * len(stacks),
+    ]
+    by_machine: dict[str, dict[str, Row]] = {}
+    for row in mine:
+        by_machine.setdefault(row.machine, {})[row.stack] = row
+    for machine, cells in by_machine.items():
+        lines.append(
+            f"| {names.machine(machine)} | "
+            + " | ".join(cell(cells[s]) if s in cells else "–" for s in stacks)
+            + " |"
+        )
+    return lines
+
+
+def details(evidence: dict, mine: list[Row]) -> list[str]:
+    """The collapsed part: why the range, each cell's band for a next run and its basis."""
+    lines = [f"*Why this range:* {' '.join(evidence['why_range'].split())}", ""]
+    if evidence.get("analogue"):
+        lines += [f"*What the analogue shows:* {' '.join(evidence['shows'].split())}", ""]
+    lines += [
+        "| Machine | Stack | Next run lands in | Sittings (sessions) | Recorded with the claim |",
+        "|---|---|---|---|---|",
+    ]
+    for row in mine:
+        found = row.found
+        band = names.speedup(found.point, found.band_low, found.band_high)
+        recorded = " ".join((row.recorded or "").split()) or "–"
+        lines.append(
+            f"| {names.machine(row.machine)} | {names.stack(row.stack)} | {band} "
+            f"| {found.sittings} ({found.sessions}) | {recorded} |"
+        )
+    return lines
+
+
+def moves_sentence(mine: list[Row]) -> str | None:
+    """Where the claim's long-run speed-up differs between stacks on one machine."""
+    moved = stack_moves.moves(mine)
+    if not moved:
+        return None
+    where = sorted({names.machine(a.machine) for a, _ in moved})
+    return (
+        f"The speed-up differs between stacks on {', '.join(where)}: "
+        "see [What changed between stacks](stack-changes.md)."
+    )
+
+
+def indent(lines: list[str], by: str = "    ") -> list[str]:
+    return [f"{by}{line}" if line else "" for line in lines]
+
+
+def claim_box(claim: dict, mine: list[Row], stacks: list[str]) -> str:
+    kind = outcomes.HEADLINES[claim["verdict"]]
+    lines = [f'!!! {kind} "{claim["id"]}: {claim["verdict"]}"', ""]
+    body = [f"**Claim:** {' '.join(claim['claim'].split())}", ""]
+    body += [f"**Verdict:** {' '.join(claim['why'].split())}", ""]
+    if mine:
+        body += [f"**Measured:** {claim_rows.headline_words(claim, mine)}.", ""]
+        moved = moves_sentence(mine)
+        if moved:
+            body += [moved, ""]
+    for evidence in claim.get("evidence", []):
+        rows_of = [row for row in mine if row.evidence is evidence]
+        if not rows_of:
+            continue
+        body += evidence_table(evidence, rows_of, stacks) + [""]
+        body += ['??? note "The range, the next-run band and the sittings"', ""]
+        body += indent(details(evidence, rows_of)) + [""]
+    if claim.get("sources"):
+        body += [f"*Sources:* {source_links(claim)}", ""]
+    return "\n".join(lines + indent(body)).rstrip() + "\n"
 
 
 def page_fragment(
@@ -30,124 +135,44 @@ def page_fragment(
     page: str,
     root: Path = ROOT,
     stack_data: list[dict] | None = None,
+    findings: Findings | None = None,
 ) -> str:
-    """The claims of one page as admonitions, each with its measured evidence per machine and,
-    when the results hold more than one stack, per (machine, stack), named in each row.
+    """The claims of one page as admonitions, the legend first.
 
     stack_data: a view per (machine, stack) (store.stack_views); None: all_data only."""
-    by_stack = stack_data is not None and stack_verdicts.several_stacks(stack_data)
-    rows_data = stack_data if by_stack else all_data
-    blocks = []
-    for claim in (c for c in claims if c["page"] == page):
-        kind = VERDICTS[claim["verdict"]]
-        lines = [f'!!! {kind} "{claim["id"]}: {claim["verdict"]}"', ""]
-        if by_stack:
-            differs = differs_sentence(stack_verdicts.figures([claim], rows_data, root))
-            if differs:
-                lines += [f"    {differs}", ""]
-        lines.append(f"    **Claim:** {claim['claim'].strip()}")
-        lines += ["", f"    **Verdict:** {claim['why'].strip()}"]
-        if claim.get("sources"):
-            lines += ["", f"    *Sources:* {source_links(claim)}"]
-        for evidence in claim.get("evidence", []):
-            variant, baseline = (short_name(evidence[k]) for k in ("variant", "baseline"))
-            shown = False
-            for data in rows_data:
-                ratio = speedup(data, evidence, root)
-                if ratio is None:
-                    continue
-                shown = True
-                lines += [
-                    "",
-                    f"    {evidence_label(evidence, data, by_stack)} "
-                    f"{compared(evidence, variant, baseline)}: "
-                    f"{measured_words(data, evidence, ratio, root)}.",
-                ]
-            if shown and evidence.get("analogue"):
-                lines += ["", f"    *What the analogue shows:* {evidence['shows'].strip()}"]
-            if shown:
-                lines += ["", f"    *Why this range:* {' '.join(evidence['why_range'].split())}"]
-        blocks.append("\n".join(lines))
-    return "\n\n".join(blocks) + "\n"
-
-
-def measured_words(data: dict, evidence: dict, ratio: float, root: Path = ROOT) -> str:
-    """'0.15× (95% interval for a new session 0.14–0.16; 3 sessions): supported (the verdict
-    needs below 0.50×)', with what the claim's file records where the data contradict it."""
-    needs = "its range:" if evidence.get("analogue") else "the verdict needs"
-    found = pooled(data, evidence, root)
-    if found is None:
-        return f"{ratio:.2f}× ({needs} {expectation_words(evidence)})"
-    bounds = (found.new_low, found.new_high)
-    verdict = status(evidence, bounds)
-    words = (
-        f"{found.point:.2f}× (95% interval for a new session {bounds[0]:.2f}–{bounds[1]:.2f}; "
-        f"{sessions_words(found)}): **{verdict}** ({needs} {expectation_words(evidence)})"
-    )
-    recorded = contradiction_recorded(evidence, data["machine"]["id"])
-    if verdict == CONTRADICTED and recorded:
-        words += f". *Recorded with the claim:* {' '.join(recorded.split())}"
-    return words
-
-
-def differs_sentence(figures: list[stack_verdicts.Figure]) -> str | None:
-    """One sentence naming each machine where one claim's verdict differs between stacks,
-    or None where the stacks agree (or only one is measured)."""
-    parts = []
-    for group in stack_verdicts.grouped(figures).values():
-        if len({figure.verdict for figure in group}) < 2:
-            continue
-        first = group[0]
-        variant, baseline = (short_name(first.evidence[k]) for k in ("variant", "baseline"))
-        verdicts = " but ".join(
-            f"{figure.verdict} on {stack_verdicts.stack_link(figure.stack)}" for figure in group
-        )
-        parts.append(
-            f"on {first.description}, {compared(first.evidence, variant, baseline)} is {verdicts}"
-        )
-    if not parts:
-        return None
-    return f"**The verdict differs between stacks:** {'; '.join(parts)}."
-
-
-def evidence_label(evidence: dict, data: dict, with_stack: bool = False) -> str:
-    """'*Measured on M:*', or for an analogue '*Analogue measured on M (not a test ...):*';
-    with_stack: the row names its stack, linked to the stack's verdicts."""
-    machine = data["machine"]["description"]
-    if with_stack:
-        machine += f", stack {stack_verdicts.stack_link(data['stack'])}"
-    if evidence.get("analogue"):
-        return f"*Analogue measured on {machine} {ANALOGUE_NOTE}:*"
-    return f"*Measured on {machine}:*"
+    views = stack_data if stack_data is not None else all_data
+    findings = findings or Findings(views)
+    page_claims = [c for c in claims if c["page"] == page]
+    found = claim_rows.rows(page_claims, findings, views, root)
+    stacks = [s for s in stack_verdicts.all_stacks(views) if any(r.stack == s for r in found)]
+    blocks = [legend(views)] if found else []
+    for claim in page_claims:
+        blocks.append(claim_box(claim, [r for r in found if r.claim is claim], stacks))
+    return "\n".join(blocks)
 
 
 def source_links(claim: dict) -> str:
     return "; ".join(f"[{s['title']}]({s['url']})" for s in claim.get("sources", []))
 
 
-def summary_table(claims: list[dict], all_data: list[dict], root: Path = ROOT) -> str:
-    """Every claim in one table: verdict, measured evidence per machine or sources, page."""
+def summary_table(
+    claims: list[dict],
+    all_data: list[dict],
+    root: Path = ROOT,
+    findings: Findings | None = None,
+    stack_data: list[dict] | None = None,
+) -> str:
+    """Every claim in one table: verdict, what its measured rows say, sources, page."""
+    views = stack_data if stack_data is not None else all_data
+    findings = findings or Findings(views)
+    found = claim_rows.rows(claims, findings, views, root)
     lines = [
-        "| Claim | What readers are told | Verdict | Evidence | Explained on |",
+        "| Claim | What readers are told | Verdict | Measured | Explained on |",
         "|---|---|---|---|---|",
     ]
     for claim in sorted(claims, key=claim_order):
-        evidence = []
-        for item in claim.get("evidence", []):
-            variant, baseline = (short_name(item[k]) for k in ("variant", "baseline"))
-            for data in all_data:
-                found = found_words(data, item, root)
-                if found is None:
-                    continue
-                if item.get("analogue"):
-                    evidence.append(
-                        f"{evidence_label(item, data)} {compared(item, variant, baseline)} {found}"
-                    )
-                else:
-                    evidence.append(
-                        f"measured: {compared(item, variant, baseline)} {found} on "
-                        f"{data['machine']['description']}"
-                    )
+        mine = [r for r in found if r.claim is claim]
+        evidence = [claim_rows.headline_words(claim, mine)]
         if claim.get("sources"):
             evidence.append("cited: " + source_links(claim))
         page = claim["page"]
@@ -155,6 +180,6 @@ def summary_table(claims: list[dict], all_data: list[dict], root: Path = ROOT) -
         text = " ".join(claim["claim"].split())
         lines.append(
             f"| {claim['id']} | {text} | **{claim['verdict']}** "
-            f"| {'<br>'.join(evidence) or 'explained on the page'} | [{title}]({page}) |"
+            f"| {'<br>'.join(evidence)} | [{title}]({page}) |"
         )
     return "\n".join(lines) + "\n"

@@ -13,14 +13,21 @@ import io
 import json
 from pathlib import Path
 
-from scripts.core import plain_text, pooling
+from scripts.core import claims, plain_text
 from scripts.core import store as results
 from scripts.core.catalog import ROOT, is_current
-from scripts.core.stats import baseline_speedup
+from scripts.findings import claim_rows
+from scripts.findings.pairs import Findings
 
 SCHEMA_PATH = ROOT / "data" / "results.schema.json"
 SITE_DIR = "data"  # where the files go in the built site
 CSV_NAME = "results.csv"
+FINDINGS_CSV_NAME = "findings.csv"
+FINDINGS_COLUMNS = (
+    "claim", "variant", "baseline", "baseline_stat", "analogue", "machine_id", "machine",
+    "stack", "point", "long_run_low", "long_run_high", "next_run_low", "next_run_high",
+    "sessions", "sittings", "stratum", "at_least", "below", "outcome",
+)  # fmt: skip
 COLUMNS = (
     "machine_id", "machine", "snippet", "variant", "baseline", "reference", "size",
     "median_s", "q1_s", "q3_s", "min_s", "max_s", "rounds", "iqr_over_median", "noisy",
@@ -40,18 +47,18 @@ def cell(value: object) -> object:
     return "" if value is None else value
 
 
-def pooled_columns(data: dict, key: str, entry: dict) -> dict:
-    """The speed-up pooled over the machine's sessions (for entries of the latest version)."""
+def pooled_columns(data: dict, key: str, entry: dict, findings: Findings) -> dict:
+    """The speed-up's finding over the machine's sittings (for entries of the latest version)."""
     latest = data["entries"].get(key)
     found = None
     if latest is not None and latest["snippet_sha256"] == entry["snippet_sha256"]:
         baseline_key = f"{entry['snippet']}:{entry['baseline']}"
         if baseline_key != key and not entry.get("reference"):
-            found = pooling.speedup(data, baseline_key, key)
+            found = findings.pair(data, baseline_key, key)
     if found is None:
         return dict.fromkeys(POOLED_COLUMNS)
-    return dict(zip(POOLED_COLUMNS, (found.point, found.sessions, found.new_low, found.new_high,
-                                     found.mean_low, found.mean_high), strict=True))  # fmt: skip
+    return dict(zip(POOLED_COLUMNS, (found.point, found.sessions, found.band_low, found.band_high,
+                                     found.low, found.high), strict=True))  # fmt: skip
 
 
 POOLED_COLUMNS = (
@@ -60,16 +67,19 @@ POOLED_COLUMNS = (
 )  # fmt: skip
 
 
-def rows(all_data: list[dict], root: Path = ROOT) -> list[dict]:
+def rows(all_data: list[dict], root: Path = ROOT, findings: Findings | None = None) -> list[dict]:
     """One row per entry of every session of every results file: the session's own speed-up
-    against its baseline, and the speed-up pooled over the machine's sessions."""
+    against its baseline as the results file stores it, and the finding over the machine's
+    sittings."""
+    findings = findings or Findings(all_data)
     found = []
     for data in all_data:
         machine = data["machine"]
         for session, key in [(s, k) for s in data["sessions"] for k in sorted(s["entries"])]:
             entry = session["entries"][key]
             stats = entry["stats"]
-            point, low, high = baseline_speedup(session["entries"], entry) or (None, None, None)
+            stored = entry.get("speedup") or {}
+            point, low, high = (stored.get(k) for k in ("point", "low", "high"))
             software = entry["software"]
             found.append(
                 {
@@ -84,7 +94,7 @@ def rows(all_data: list[dict], root: Path = ROOT) -> list[dict]:
                     "gflops_per_s": stats.get("gflops_per_s"),
                     "session": session["id"], "session_marked_noisy": session["marked_noisy"],
                     "speedup": point, "speedup_low": low, "speedup_high": high,
-                    **pooled_columns(data, key, entry),
+                    **pooled_columns(data, key, entry, findings),
                     "schedule": entry["method"].get("schedule", "one variant after another"),
                     "current_snippet": is_current(entry, root),
                     "date": entry["date"], "commit": entry["commit"], "dirty": entry["dirty"],
@@ -95,13 +105,56 @@ def rows(all_data: list[dict], root: Path = ROOT) -> list[dict]:
     return found
 
 
-def csv_text(all_data: list[dict], root: Path = ROOT) -> str:
+def csv_text(all_data: list[dict], root: Path = ROOT, findings: Findings | None = None) -> str:
+    return _csv(COLUMNS, rows(all_data, root, findings))
+
+
+def _csv(columns: tuple[str, ...], found: list[dict]) -> str:
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+    writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
     writer.writeheader()
-    for row in rows(all_data, root):
+    for row in found:
         writer.writerow({k: cell(v) for k, v in row.items()})
     return out.getvalue()
+
+
+def findings_rows(
+    claim_list: list[dict], stack_data: list[dict], root: Path = ROOT, findings=None
+) -> list[dict]:
+    """One row per claim evidence x machine x stack: the finding and its outcome."""
+    findings = findings or Findings(stack_data)
+    return [
+        {
+            "claim": row.claim["id"],
+            "variant": row.evidence["variant"],
+            "baseline": row.evidence["baseline"],
+            "baseline_stat": row.evidence.get("baseline_stat", "median_s"),
+            "analogue": row.analogue,
+            "machine_id": row.machine,
+            "machine": row.description,
+            "stack": row.stack,
+            "point": row.found.point,
+            "long_run_low": row.found.low,
+            "long_run_high": row.found.high,
+            "next_run_low": row.found.band_low,
+            "next_run_high": row.found.band_high,
+            "sessions": row.found.sessions,
+            "sittings": row.found.sittings,
+            "stratum": row.found.stratum,
+            "at_least": row.evidence.get("at_least"),
+            "below": row.evidence.get("below"),
+            "outcome": row.outcome,
+        }  # fmt: skip
+        for row in claim_rows.rows(
+            sorted(claim_list, key=claims.claim_order), findings, stack_data, root
+        )
+    ]
+
+
+def findings_csv_text(
+    claim_list: list[dict], stack_data: list[dict], root: Path = ROOT, findings=None
+) -> str:
+    return _csv(FINDINGS_COLUMNS, findings_rows(claim_list, stack_data, root, findings))
 
 
 def site_files(results_dir: Path = results.RESULTS_DIR) -> dict[str, bytes]:
@@ -110,8 +163,11 @@ def site_files(results_dir: Path = results.RESULTS_DIR) -> dict[str, bytes]:
     files = {f"{SITE_DIR}/results/{p.name}": p.read_bytes() for p in paths}
     # Read as they are (make validate and the tests check them; the site build only
     # publishes), sorted by machine id as the pages are. The CSV is text, never markup.
-    all_data = results.unchecked_views(json.loads(p.read_text()) for p in paths)
+    parsed = [json.loads(p.read_text()) for p in paths]
+    all_data = results.unchecked_views(parsed)
     files[f"{SITE_DIR}/{CSV_NAME}"] = csv_text(all_data).encode()
+    stack_data = results.stack_views(parsed)
+    files[f"{SITE_DIR}/{FINDINGS_CSV_NAME}"] = findings_csv_text(claims.load(), stack_data).encode()
     files[f"{SITE_DIR}/{SCHEMA_PATH.name}"] = SCHEMA_PATH.read_bytes()
     return files
 
@@ -119,6 +175,9 @@ def site_files(results_dir: Path = results.RESULTS_DIR) -> dict[str, bytes]:
 def download_links(all_data: list[dict]) -> str:
     """The Results page's list of downloads (descriptions escaped: they come from results)."""
     lines = [
+        f"- [The findings: every claim's evidence on every machine and stack, with its "
+        f"long-run interval, the band for a next run and the outcome (CSV)]"
+        f"({SITE_DIR}/{FINDINGS_CSV_NAME})",
         f"- [All entries of every machine, one row each (CSV)]({SITE_DIR}/{CSV_NAME})",
         f"- [The results format as a JSON Schema]({SITE_DIR}/{SCHEMA_PATH.name}): check a "
         "file against it with any JSON Schema validator; `make validate` checks more "

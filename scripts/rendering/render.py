@@ -21,6 +21,7 @@ from scripts.core import (
 )
 from scripts.core import store as results
 from scripts.core.catalog import ROOT
+from scripts.findings.pairs import Findings
 from scripts.rendering import (
     batch_fit,
     calibration,
@@ -82,12 +83,16 @@ def render_all(
         for data in (raw_data if stack_data is None else stack_data)
     ]
     causes = stack_changes.load() if causes is None else causes
+    # Every speed-up, interval and outcome the pages show is decided once, here.
+    findings = Findings([*all_data, *stack_data])
     files: dict[str, str] = {
         "machines.md": tables.machines_table(all_data),
-        "results/measured.md": results_page.measured_section(all_data, root),
+        "results/measured.md": results_page.measured_section(all_data, root, findings),
         "results/reported.md": results_page.reported_section(reference),
         "results/downloads.md": published_data.download_links(raw_data),
-        "claims/all.md": claim_boxes.summary_table(claim_list, all_data, root),
+        "claims/all.md": claim_boxes.summary_table(
+            claim_list, all_data, root, findings, stack_data
+        ),
         "cpu-features.md": cpu_features.table(all_data),
     }
     for page in reference_figures.FACTOR_PAGES:  # each factor page's published Mac figures
@@ -101,7 +106,7 @@ def render_all(
             entries = tables.snippet_entries(data, snippet)
             if not entries:
                 continue
-            tables_md.append(tables.comparison_table(data, entries, root))
+            tables_md.append(tables.comparison_table(data, entries, root, findings))
             overlap = tables.overlap_table(data, entries)
             if overlap:
                 overlap_md.append(overlap)
@@ -128,15 +133,17 @@ def render_all(
     for page in sorted({c["page"] for c in claim_list}):
         name = Path(page).with_suffix("").as_posix()
         files[f"claims/{name}.md"] = claim_boxes.page_fragment(
-            claim_list, all_data, page, root, stack_data
+            claim_list, all_data, page, root, stack_data, findings
         )
         files[stack_comparison.output_name(page)] = stack_comparison.page_fragment(
-            claim_list, stack_data, page, root
+            claim_list, stack_data, page, root, findings
         )
     files[stack_matrix.MATRIX_OUTPUT] = stack_matrix.matrix(stack_data)
-    files[stack_matrix.VERDICTS_OUTPUT] = stack_matrix.verdicts(claim_list, stack_data, root)
+    files[stack_matrix.VERDICTS_OUTPUT] = stack_matrix.verdicts(
+        claim_list, stack_data, root, findings
+    )
     files[stack_changes_page.OUTPUT] = stack_changes_page.render(
-        claim_list, stack_data, causes, root
+        claim_list, stack_data, causes, root, findings
     )
     if compatibility.DATA.exists():  # the versions page's table, from data/compatibility.json
         files[compat_table.OUTPUT] = compat_table.render()

@@ -1,9 +1,10 @@
 """How we measure's reproducibility section: two sessions of one machine compared speed-up by
-speed-up (scripts/core/comparison.py), each machine's latest session against the one before."""
+speed-up (scripts/findings/comparison.py), each machine's latest session against the one
+before."""
 
 from __future__ import annotations
 
-from scripts.core.comparison import compare, summary, table
+from scripts.findings.comparison import compare, summary, table
 
 
 def run_dates(data: dict) -> str:
@@ -53,19 +54,22 @@ def machine_sections(data: dict, claim_list: list[dict]) -> list[str]:
     if len(sessions) < 2:
         return []
     first, second = (session_run(data, s) for s in sessions[-2:])
-    return [
-        reproducibility_section(first, second, claim_list, [s["origin"] for s in sessions[-2:]])
-    ]
+    origins = [s["origin"] for s in sessions[-2:]]
+    return [reproducibility_section(first, second, claim_list, origins, data.get("spread"))]
 
 
 def reproducibility_section(
-    first: dict, second: dict, claim_list: list[dict], origins: list[str] | None = None
+    first: dict,
+    second: dict,
+    claim_list: list[dict],
+    origins: list[str] | None = None,
+    spread: object = None,
 ) -> str:
     """How far two sessions on one machine moved every shared speed-up (How we measure).
 
     Both hold plain-text-escaped strings (render passes escaped data); origins says how each
     session came into the file."""
-    rows = compare(first, second, claim_list)
+    rows = compare(first, second, claim_list, spread)
     claimed = [r for r in rows if r.claim]
     # Dates and commits of the entries both runs hold: the published file also keeps entries
     # measured later (a new snippet), which are not compared and would stretch run A's span.

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scripts.core import catalog, pooling
+from scripts.core import catalog
 from scripts.core.catalog import ROOT
+from scripts.findings.pairs import Findings
 from scripts.rendering import reference_figures, tables
 
 STALE_MARK = " †"
@@ -25,15 +26,22 @@ def topic_title(topic: str) -> str:
     return topic.replace("_", " ").capitalize()
 
 
-def cell(data: dict, entry: dict, baseline: dict | None, ceiling: float | None, root: Path) -> str:
-    """A variant's speed-up (pooled over the machine's sessions) and its latest median."""
+def cell(
+    data: dict,
+    entry: dict,
+    baseline: dict | None,
+    ceiling: float | None,
+    root: Path,
+    findings: Findings | None = None,
+) -> str:
+    """A variant's speed-up (its finding, pooled over the machine's sittings) and its latest
+    median."""
     stats = entry["stats"]
     text = tables.format_seconds(stats["median_s"])
     if baseline is not None and entry is not baseline and not entry.get("reference"):
         keys = [f"{e['snippet']}:{e['variant']}" for e in (baseline, entry)]
-        pooled = pooling.speedup(data, *keys)
-        ratio = pooled.point if pooled else baseline["stats"]["median_s"] / stats["median_s"]
-        text = f"{ratio:.2f}× ({text})"
+        found = (findings or Findings([data])).pair(data, *keys)
+        text = f"{found.point:.2f}× ({text})" if found else f"– ({text})"
     if stats.get("gflops_per_s") and ceiling:
         text += f", {stats['gflops_per_s'] / ceiling * 100:.0f}% of ceiling"
     if stats["noisy"]:
@@ -43,7 +51,9 @@ def cell(data: dict, entry: dict, baseline: dict | None, ceiling: float | None, 
     return text
 
 
-def snippet_table(all_data: list[dict], snippet: str, root: Path) -> str:
+def snippet_table(
+    all_data: list[dict], snippet: str, root: Path, findings: Findings | None = None
+) -> str:
     """One row per machine; a column per variant: speed-up vs the baseline (median)."""
     variants: list[str] = []
     for data in all_data:
@@ -60,7 +70,7 @@ def snippet_table(all_data: list[dict], snippet: str, root: Path) -> str:
         baseline = entries.get(first["baseline"])
         ceiling = tables.ceiling_gflops(data)
         cells = [
-            cell(data, entries[v], baseline, ceiling, root) if v in entries else "–"
+            cell(data, entries[v], baseline, ceiling, root, findings) if v in entries else "–"
             for v in variants
         ]
         dates = sorted({e["date"][:10] for e in entries.values()})
@@ -71,7 +81,9 @@ def snippet_table(all_data: list[dict], snippet: str, root: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def measured_section(all_data: list[dict], root: Path = ROOT) -> str:
+def measured_section(
+    all_data: list[dict], root: Path = ROOT, findings: Findings | None = None
+) -> str:
     """Tabs by topic; in each, every snippet's chart (one series per machine) and table."""
     snippets = sorted({e["snippet"] for d in all_data for e in d["entries"].values()})
     pages = topic_pages(root)
@@ -87,7 +99,7 @@ def measured_section(all_data: list[dict], root: Path = ROOT) -> str:
                 # Lazy: only the open tab's charts load, so the page's weight stays flat as
                 # snippets and machines are added.
                 f"(_generated/{snippet}.svg){{ loading=lazy }}",
-                snippet_table(all_data, snippet, root),
+                snippet_table(all_data, snippet, root, findings or Findings(all_data)),
             ]
         indented = "\n".join(
             f"    {line}" if line else "" for line in "\n\n".join(body).splitlines()

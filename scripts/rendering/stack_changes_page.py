@@ -1,6 +1,6 @@
-"""What changed between stacks, said once: every claim whose figure moved between two stacks on
-one machine (stack_verdicts.moved), with both figures and its cause from data/stack_changes.yml,
-or "cause not found"."""
+"""What changed between stacks, said once: every claim whose long-run speed-up moved between
+two stacks on one machine (scripts/findings/stack_moves.py), with both figures and its cause
+from data/stack_changes.yml, or "cause not found"."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from scripts.core import measured_stacks
 from scripts.core.catalog import ROOT
 from scripts.core.claims import claim_order, compared, short_name
 from scripts.core.stack_changes import Cause
+from scripts.findings.pairs import Findings
 from scripts.rendering import stack_verdicts
 
 OUTPUT = "stack-changes.md"
@@ -29,10 +30,15 @@ class Move:
         return (self.before.claim["id"], self.before.stack, self.after.stack)
 
 
-def moves(claim_list: list[dict], stack_data: list[dict], root: Path = ROOT) -> list[Move]:
+def moves(
+    claim_list: list[dict],
+    stack_data: list[dict],
+    root: Path = ROOT,
+    findings: Findings | None = None,
+) -> list[Move]:
     """Every move, against each machine's reference stack: the default stack where the machine
     has it, else its first stack measured."""
-    found = stack_verdicts.figures(sorted(claim_list, key=claim_order), stack_data, root)
+    found = stack_verdicts.figures(sorted(claim_list, key=claim_order), stack_data, root, findings)
     measured = stack_verdicts.stacks_measured(stack_data)
     result = []
     for group in stack_verdicts.grouped(found).values():
@@ -55,7 +61,13 @@ def stale(causes: list[Cause], found: list[Move]) -> list[Cause]:
     return [cause for cause in causes if cause.key not in moved]
 
 
-def render(claim_list: list[dict], stack_data: list[dict], causes: list[Cause], root=ROOT) -> str:
+def render(
+    claim_list: list[dict],
+    stack_data: list[dict],
+    causes: list[Cause],
+    root=ROOT,
+    findings: Findings | None = None,
+) -> str:
     """The page's list, or a sentence saying why it is empty."""
     measured = stack_verdicts.stacks_measured(stack_data)
     if not any(len(stacks) > 1 for stacks in measured.values()):
@@ -69,7 +81,7 @@ def render(claim_list: list[dict], stack_data: list[dict], causes: list[Cause], 
             )
             + ".\n"
         )
-    found = moves(claim_list, stack_data, root)
+    found = moves(claim_list, stack_data, root, findings)
     if not found:
         return "No claim moved between stacks on any machine measured with more than one.\n"
     by_key = {cause.key: cause for cause in causes}

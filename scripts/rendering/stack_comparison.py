@@ -9,6 +9,7 @@ from pathlib import Path
 from scripts.core import measured_stacks
 from scripts.core.catalog import ROOT
 from scripts.core.claims import compared, short_name
+from scripts.findings.pairs import Findings
 from scripts.rendering import stack_verdicts
 
 OUTPUT_DIR = "stacks"  # docs/_generated/stacks/<page>.md
@@ -24,7 +25,11 @@ def stack_words(stack: str) -> str:
 
 
 def page_fragment(
-    claim_list: list[dict], stack_data: list[dict], page: str, root: Path = ROOT
+    claim_list: list[dict],
+    stack_data: list[dict],
+    page: str,
+    root: Path = ROOT,
+    findings: Findings | None = None,
 ) -> str:
     """The part for one page, rendered from the results: never typed."""
     measured = {d["stack"] for d in stack_data}
@@ -52,13 +57,13 @@ def page_fragment(
         lines.append("No machine has more than one stack measured yet, so there is no comparison.")
         return " ".join(lines) + "\n"
     blocks = [" ".join(lines)]
-    found = stack_verdicts.figures(page_claims, stack_data, root)
+    found = stack_verdicts.figures(page_claims, stack_data, root, findings)
     for machine, stacks in machines.items():
         blocks.append(machine_table(found, machine, stacks))
     blocks.append(
-        "Each cell: the speed-up pooled over that stack's sessions, its 95% interval for a new "
-        "session, and what the interval says of the claim's range (the same range for every "
-        "stack). [What changed between stacks](stack-changes.md) lists every claim that moved."
+        "Each cell: the speed-up pooled over that stack's sittings, its 95% interval for the "
+        "long run, and what that interval says of the claim's range (the same for every stack). "
+        "[What changed between stacks](stack-changes.md) lists every claim that moved."
     )
     return "\n\n".join(blocks) + "\n"
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from scripts.core import measured_stacks
 from scripts.core.catalog import ROOT
 from scripts.core.claims import claim_order, compared, short_name
+from scripts.findings.pairs import Findings
 from scripts.rendering import stack_verdicts
 
 MATRIX_OUTPUT = "results/stacks.md"
@@ -46,10 +47,15 @@ def cell(sessions: list[dict]) -> str:
     return f"{count} session{'s' if count != 1 else ''}, latest {latest}"
 
 
-def verdicts(claim_list: list[dict], stack_data: list[dict], root: Path = ROOT) -> str:
+def verdicts(
+    claim_list: list[dict],
+    stack_data: list[dict],
+    root: Path = ROOT,
+    findings: Findings | None = None,
+) -> str:
     """A section per stack: its title and why the guide measures it, then each claim's
     speed-up and verdict on every machine measured with it."""
-    found = stack_verdicts.figures(sorted(claim_list, key=claim_order), stack_data, root)
+    found = stack_verdicts.figures(sorted(claim_list, key=claim_order), stack_data, root, findings)
     listed = {stack.id: stack for stack in measured_stacks.load()}
     sections = []
     for stack in stack_verdicts.all_stacks(stack_data):
@@ -62,8 +68,7 @@ def verdicts(claim_list: list[dict], stack_data: list[dict], root: Path = ROOT) 
             lines.append("Not measured yet on any machine.")
         else:
             lines += [
-                "| Claim | Machine | Compared | Speed-up (95% interval for a new session) "
-                "| Verdict |",
+                "| Claim | Machine | Compared | Speed-up (95% interval, long run) | Verdict |",
                 "|---|---|---|---|---|",
             ]
             for figure in mine:

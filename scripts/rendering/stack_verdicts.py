@@ -1,82 +1,44 @@
-"""Each claim's measured verdict per (machine, stack), and when two stacks' figures differ.
+"""Each claim's measured rows per (machine, stack), as the findings stage decided them.
 
 The claim boxes, the factor pages' stack parts, the Results page and the What changed page all
-read these figures, so they cannot disagree. A figure is the speed-up pooled over one stack's
-sessions on one machine (claims.pooled) with its 95% interval for a new session and what that
-interval says of the claim's range (claims.status); the range is the claim's, whatever stack.
+read these rows (scripts/findings/claim_rows.py), so they cannot disagree: a row's outcome reads
+the long-run interval against the claim's range; the band for a new session is shown beside it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
-from scripts.core import claims, measured_stacks, pooling
+from scripts.core import measured_stacks
 from scripts.core.catalog import ROOT
+from scripts.findings import claim_rows, stack_moves
+from scripts.findings.pairs import Findings
 
 RESULTS_PAGE = "results.md"
 
-
-@dataclass(frozen=True)
-class Figure:
-    """One claim evidence item measured on one machine with one stack."""
-
-    claim: dict
-    evidence: dict
-    machine: str  # machine id
-    description: str  # the machine's description, escaped as pages show it
-    stack: str
-    found: pooling.Pooled
-    verdict: str  # claims.SUPPORTED, INCONCLUSIVE or CONTRADICTED
-
-    @property
-    def bounds(self) -> tuple[float, float]:
-        return (self.found.new_low, self.found.new_high)
-
-    def words(self) -> str:
-        """'1.17× (0.93–1.47) supported'."""
-        low, high = self.bounds
-        return f"{self.found.point:.2f}× ({low:.2f}–{high:.2f}) {self.verdict}"
+Figure = claim_rows.Row
 
 
-def figures(claim_list: list[dict], stack_data: list[dict], root: Path = ROOT) -> list[Figure]:
-    """Every claim's evidence on every (machine, stack) view that has the timings to pool,
-    in claim-file order, then evidence, machine and stack order."""
-    found = []
-    for claim in claim_list:
-        for evidence in claim.get("evidence", []):
-            for data in stack_data:
-                pooled = claims.pooled(data, evidence, root)
-                if pooled is None:
-                    continue
-                bounds = (pooled.new_low, pooled.new_high)
-                found.append(
-                    Figure(
-                        claim,
-                        evidence,
-                        data["machine"]["id"],
-                        data["machine"]["description"],
-                        data["stack"],
-                        pooled,
-                        claims.status(evidence, bounds),
-                    )
-                )
-    return found
+def figures(
+    claim_list: list[dict],
+    stack_data: list[dict],
+    root: Path = ROOT,
+    findings: Findings | None = None,
+) -> list[Figure]:
+    """Every claim's evidence on every (machine, stack) view that has the timings, in
+    claim-file order, then evidence, machine and stack order."""
+    findings = findings or Findings(stack_data)
+    return claim_rows.rows(claim_list, findings, stack_data, root)
 
 
 def moved(a: Figure, b: Figure) -> bool:
-    """Whether one evidence item moved between two stacks on one machine: the verdicts differ,
-    or the two new-session intervals do not overlap (decided before any second stack's data;
-    the What changed page states it)."""
-    return a.verdict != b.verdict or a.bounds[1] < b.bounds[0] or b.bounds[1] < a.bounds[0]
+    """Whether one evidence item moved between two stacks on one machine (stack_moves)."""
+    return stack_moves.moved(a, b)
 
 
 def grouped(found: list[Figure]) -> dict[tuple[int, str], list[Figure]]:
-    """{(evidence item's identity, machine id): its figures, one per stack}, in order."""
-    groups: dict[tuple[int, str], list[Figure]] = {}
-    for figure in found:
-        groups.setdefault((id(figure.evidence), figure.machine), []).append(figure)
-    return groups
+    """{(evidence item's identity, machine id): its rows, one per stack}, in order."""
+    return stack_moves.grouped(found)
 
 
 def stacks_measured(stack_data: list[dict]) -> dict[str, list[str]]:

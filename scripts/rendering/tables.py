@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from scripts.core import plain_text, pooling
+from scripts.core import outcomes, plain_text
 from scripts.core.catalog import CEILING_KEY, is_current
-from scripts.core.stats import entry_speedup
+from scripts.findings.pairs import Findings
 
 NOISY_MARK = " (noisy)"
 
@@ -91,22 +91,25 @@ def format_bytes(count: float) -> str:
     return f"{count / 2**30:.2f} GiB" if count >= 2**30 else f"{count / 2**20:.0f} MiB"
 
 
-def speedup_words(data: dict, baseline: dict, variant: dict) -> str:
-    """'1.77× (1.70–1.85)' for two entries of one machine: pooled over its sessions, with the
-    interval for a new session (pooling.speedup); where no session holds both with timings,
-    the latest entries' own ratio. An interval that holds 1.0 adds 'no clear difference'."""
-    pooled = pooling.speedup(data, *(f"{e['snippet']}:{e['variant']}" for e in (baseline, variant)))
-    if pooled is not None:
-        point, low, high = pooled.point, pooled.new_low, pooled.new_high
-    else:
-        point, low, high = entry_speedup(baseline, variant)
-    if low is None:
-        return f"{point:.2f}×"
-    words = f"{point:.2f}× ({low:.2f}–{high:.2f})"
-    return words + (", no clear difference" if low <= 1.0 <= high else "")
+def speedup_words(
+    data: dict, baseline: dict, variant: dict, findings: Findings | None = None
+) -> str:
+    """'1.77× (1.70–1.85)' for two entries of one machine: the finding's speed-up over its
+    sittings with the long-run interval; 'no clear difference' where the findings stage says
+    so; '–' where no session holds both with timings."""
+    findings = findings or Findings([data])
+    keys = [f"{e['snippet']}:{e['variant']}" for e in (baseline, variant)]
+    found = findings.pair(data, *keys)
+    if found is None:
+        return "–"
+    words = f"{found.point:.2f}× ({found.low:.2f}–{found.high:.2f})"
+    no_difference = found.direction == outcomes.NO_CLEAR_DIFFERENCE
+    return words + (f", {outcomes.NO_CLEAR_DIFFERENCE}" if no_difference else "")
 
 
-def comparison_table(data: dict, entries: list[dict], root) -> str:
+def comparison_table(
+    data: dict, entries: list[dict], root, findings: Findings | None = None
+) -> str:
     """One machine's table for one snippet: median, spread, speed-up vs the baseline, rate.
 
     Entries with a FLOP count add GFLOP/s and the share of this machine's ceiling; snippets
@@ -136,7 +139,7 @@ def comparison_table(data: dict, entries: list[dict], root) -> str:
         elif entry.get("reference"):
             speedup = "– (reference)"
         else:
-            speedup = speedup_words(data, baseline, entry)
+            speedup = speedup_words(data, baseline, entry, findings)
         spread = f"{stats['iqr_over_median'] * 100:.1f}%" + (NOISY_MARK if stats["noisy"] else "")
         label = f"`{entry['variant']}`: {entry['label']}"
         if not is_current(entry, root):
@@ -158,8 +161,8 @@ def comparison_table(data: dict, entries: list[dict], root) -> str:
     notes = [
         f"Each run is timed whole after {entries[0]['method']['warmup']} untimed warm-up run(s); "
         f"{round_range} timed runs per variant. Speed-up is the baseline's median "
-        "divided by the variant's, pooled over this machine's sessions, with the 95% interval "
-        "for a new session in brackets (How we measure); an interval that holds 1.00 is "
+        "divided by the variant's, pooled over this machine's sittings, with the 95% interval "
+        "for its long-run value in brackets (How we measure); an interval that holds 1.00 is "
         "marked no clear difference. Spreads above 10% are marked noisy."
     ]
     if with_flops:

@@ -3,12 +3,13 @@
 Usage: python -m scripts.compare A.json B.json   (make compare FILES="A.json B.json")
 
 Every speed-up the two files share (a variant against its snippet's baseline, both measured
-in each file; a file with several sessions gives each variant's latest) is printed side by
-side with that session's own 95% round interval, the drift from A to B in percent, and a
-flag when the drift is beyond ±10% or the two intervals do not overlap. Two runs on one
+in each file; a file with several sessions pools them) is printed side by side, A's with its
+95% band for a new session (widened by the guide's between-sitting spread), the drift from A
+to B in percent, and a flag when the drift is beyond ±10% or B's point falls outside A's
+band. Two runs on one
 machine show how reproducible the numbers are; two machines show how they
 differ. Claim speed-ups (data/claims/) are marked and counted on their own. The comparison
-itself is scripts/core/comparison.py.
+itself is scripts/findings/comparison.py.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from scripts.core import claims
 from scripts.core import store as results
-from scripts.core.comparison import compare, summary, table
+from scripts.findings.comparison import compare, summary, table
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,7 +33,8 @@ def main(argv: list[str] | None = None) -> int:
     except results.ResultsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    rows = compare(a, b, claims.load())
+    guide = results.stack_views(results.read_all())
+    rows = compare(a, b, claims.load(), guide[0]["spread"] if guide else None)
     if not rows:
         print(f"error: {args.a} and {args.b} share no speed-up to compare", file=sys.stderr)
         return 2

@@ -1,0 +1,168 @@
+"""Two runs' shared speed-ups side by side: how far each moved, and whether that is more than
+a re-run shows (used by `make compare`, `make measure-quick` and How we measure's
+reproducibility table). Each side's speed-up is its finding: pooled over that run's sessions,
+with the band where a new session should land, widened by the guide's between-sitting spread
+of the pair's stratum. A drift beyond ±10% (outcomes.NO_DIFFERENCE) is flagged, and so is a
+B point outside A's band, which a calibrated band lets happen about one time in twenty.
+Claim speed-ups (data/claims/) are marked and counted on their own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scripts.core import claims, outcomes
+from scripts.findings.pairs import Findings
+
+# What counts as "moved" between two runs, not a statistical test: the same 10% that a claim's
+# range treats as no difference (outcomes.NO_DIFFERENCE), held in one place.
+DRIFT_FLAG_PERCENT = round((outcomes.NO_DIFFERENCE - 1) * 100, 9)
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str  # "snippet:variant vs baseline"
+    a: tuple[float, float, float]  # point, and the band for a new session
+    b: tuple[float, float, float]
+    claim: bool
+
+    @property
+    def drift_percent(self) -> float:
+        return (self.b[0] / self.a[0] - 1) * 100
+
+    @property
+    def inside(self) -> bool:
+        """Whether B's point lies inside A's band for a new session."""
+        return self.a[1] <= self.b[0] <= self.a[2]
+
+    @property
+    def flags(self) -> list[str]:
+        """Why this row is flagged, in words; empty when it is not."""
+        found = []
+        if abs(self.drift_percent) > DRIFT_FLAG_PERCENT:
+            found.append(f"beyond ±{DRIFT_FLAG_PERCENT:g}%")
+        if not self.inside:
+            found.append("outside A's band")
+        return found
+
+    @property
+    def flagged(self) -> bool:
+        return bool(self.flags)
+
+
+def as_view(run: dict, spread: object = None) -> dict:
+    """A run ({machine, entries}, or a view with sessions) as a view findings can pool: a run
+    without sessions is one session of its own."""
+    sessions = run.get("sessions") or [{"id": "run", "entries": run["entries"]}]
+    return {**run, "stack": run.get("stack", ""), "sessions": sessions, "spread": spread}
+
+
+def speedups(
+    data: dict, extra: set[tuple[str, str]] = frozenset(), spread: object = None
+) -> dict[tuple[str, str], tuple[float, float, float]]:
+    """(variant key, baseline key) -> (point, band low, band high): every variant against its
+    snippet's baseline, and the extra pairs (the claims compare other pairs too)."""
+    view = as_view(data, spread if spread is not None else data.get("spread"))
+    findings = Findings([view])
+    entries = view["entries"]
+    pairs = {
+        (key, f"{entry['snippet']}:{entry['baseline']}")
+        for key, entry in entries.items()
+        if not entry.get("reference")
+    } | set(extra)
+    found = {}
+    for key, base_key in pairs:
+        if key not in entries or base_key not in entries or key == base_key:
+            continue
+        finding = findings.pair(view, base_key, key)
+        if finding is not None:
+            found[(key, base_key)] = (finding.point, finding.band_low, finding.band_high)
+    return found
+
+
+def claim_pairs(claim_list: list[dict]) -> set[tuple[str, str]]:
+    return {
+        (e["variant"], e["baseline"])
+        for c in claim_list
+        for e in c.get("evidence", [])
+        if e.get("baseline_stat", "median_s") == "median_s"
+    }
+
+
+def compare(a: dict, b: dict, claim_list: list[dict], spread: object = None) -> list[Row]:
+    """Every speed-up both runs hold; spread: the guide's between-sitting spreads, or None
+    to use each run's own (a run without one has a band from its rounds only)."""
+    claimed = claim_pairs(claim_list)
+    ours, theirs = speedups(a, claimed, spread), speedups(b, claimed, spread)
+    return [
+        Row(f"{pair[0]} vs {pair[1].split(':', 1)[1]}", ours[pair], theirs[pair], pair in claimed)
+        for pair in sorted(set(ours) & set(theirs))
+    ]
+
+
+def table(rows: list[Row], a_name: str, b_name: str) -> str:
+    def cell(value: tuple[float, float, float]) -> str:
+        return f"{value[0]:.2f}× ({value[1]:.2f}–{value[2]:.2f})"
+
+    lines = [
+        f"| Speed-up | Claim | A: {a_name} (band for a new session) | B: {b_name} "
+        "| Drift B vs A | Flag |",
+        "|---|---|---:|---:|---:|---|",
+    ]
+    for row in rows:
+        lines.append(
+            f"| `{row.key}` | {'yes' if row.claim else ''} | {cell(row.a)} | {cell(row.b)} "
+            f"| {row.drift_percent:+.1f}% | {', '.join(row.flags)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def summary(rows: list[Row]) -> str:
+    claimed = [r for r in rows if r.claim]
+    moved = [r for r in rows if abs(r.drift_percent) > DRIFT_FLAG_PERCENT]
+    moved_claims = [r for r in claimed if abs(r.drift_percent) > DRIFT_FLAG_PERCENT]
+    outside = [r for r in rows if not r.inside]
+    return (
+        f"{len(rows)} shared speed-ups: {len(moved)} drift more than ±{DRIFT_FLAG_PERCENT:g}%, "
+        f"and {len(outside)} of B's points fall outside A's band for a new session (a "
+        f"calibrated band: about 1 in 20). Claim speed-ups: {len(moved_claims)} of "
+        f"{len(claimed)} drift more than ±{DRIFT_FLAG_PERCENT:g}%."
+    )
+
+
+def versus_the_guide(mine: dict, guide: list[dict], claim_list: list[dict] | None = None) -> str:
+    """Each claim's speed-up on this machine next to every committed machine's, with intervals
+    (what `make measure-quick` ends with: a reader's own picture in a couple of minutes)."""
+    claim_list = claim_list if claim_list is not None else claims.load()
+    others = [d for d in guide if d["machine"]["id"] != mine["machine"]["id"]]
+    names = " | ".join(d["machine"]["description"] for d in others)
+    lines = [
+        f"Your machine ({mine['machine']['description']}) vs the guide's: claim speed-ups, "
+        "each with its 95% band for a new session. Quick runs use small sizes; the guide's are "
+        "full size, so compare directions and rough sizes, not decimals.",
+        "",
+        f"| Claim | Speed-up | This machine | {names} |",
+        "|---|---|---|" + "---|" * len(others),
+    ]
+    for claim in claim_list:
+        for evidence in claim.get("evidence", []):
+            cells = [found_words(data, evidence) for data in (mine, *others)]
+            if cells[0] == "–":
+                continue
+            variant, baseline = (claims.short_name(evidence[k]) for k in ("variant", "baseline"))
+            pair = f"{variant} vs {baseline}"
+            lines.append(f"| {claim['id']} | `{pair}` | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def found_words(data: dict, evidence: dict) -> str:
+    """'1.21× (1.15–1.90)': an evidence item's speed-up in one view with its band, or '–'."""
+    baseline, variant = evidence["baseline"], evidence["variant"]
+    if baseline not in data["entries"] or variant not in data["entries"]:
+        return "–"
+    view = as_view(data, data.get("spread"))
+    stat = evidence.get("baseline_stat", "median_s")
+    found = Findings([view]).pair(view, baseline, variant, stat)
+    if found is None:
+        return "–"
+    return f"{found.point:.2f}× ({found.band_low:.2f}–{found.band_high:.2f})"

@@ -1,0 +1,59 @@
+"""Short names as readers use them: machines from data/machine_names.yml, stacks from their
+versions ("TF 2.16 + tf-keras"), and speed-ups rounded as people read them."""
+
+from __future__ import annotations
+
+import functools
+import math
+from pathlib import Path
+
+import yaml
+
+from scripts.core import measured_stacks
+from scripts.core.catalog import ROOT
+
+MACHINE_NAMES = ROOT / "data" / "machine_names.yml"
+
+
+@functools.cache
+def _machine_names(path: Path = MACHINE_NAMES) -> dict[str, str]:
+    found = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    if not isinstance(found, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in found.items()
+    ):
+        raise ValueError(f"{path.name}: expected a mapping of machine id to a short name")
+    return found
+
+
+def machine(machine_id: str) -> str:
+    """'Xeon (AMX)', or the machine id where no short name is listed."""
+    return _machine_names().get(machine_id, machine_id)
+
+
+def stack(stack_id: str) -> str:
+    """'TF 2.16 + Keras 3' or 'TF 2.16 + tf-keras'; the id for a stack not listed."""
+    for listed in measured_stacks.load():
+        if listed.id == stack_id:
+            tf = ".".join(listed.tensorflow.split(".")[:2])
+            if listed.keras_package == "tf-keras":
+                return f"TF {tf} + tf-keras"
+            return f"TF {tf} + Keras {listed.keras.split('.')[0]}"
+    return stack_id
+
+
+def _figure(value: float) -> str:
+    """Two decimals below 10, whole numbers from 10: 0.87, 1.20, 3.32, 150."""
+    return f"{value:,.0f}" if value >= 10 else f"{value:.2f}"
+
+
+def speedup(point: float, low: float | None = None, high: float | None = None) -> str:
+    """'1.95× (1.5–2.5)', or a large slowdown as '150× slower (130–170)'."""
+    if point < 0.1:
+        words = f"{_figure(1 / point)}× slower"
+        if low is not None and high is not None:
+            words += f" ({_figure(1 / high)}–{_figure(1 / low)})"
+        return words
+    words = f"{_figure(point)}×"
+    if low is not None and high is not None and math.isfinite(high):
+        words += f" ({_figure(low)}–{_figure(high)})"
+    return words
