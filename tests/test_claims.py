@@ -1,4 +1,5 @@
-"""Each measured claim's verdict agrees with every machine's current results."""
+"""Each claim's rows agree with every machine's and stack's current results, and its headline
+verdict keeps the written rule (scripts/findings/claim_rows.py)."""
 
 from __future__ import annotations
 
@@ -6,11 +7,20 @@ import re
 
 import pytest
 
-from scripts.core import claims
+from scripts.core import claims, outcomes
+from scripts.core import store as results
+from scripts.findings import claim_rows
+from scripts.findings.pairs import Findings
 from scripts.rendering import claim_boxes
 
 CLAIMS = claims.load()
 EVIDENCE = [(c["id"], e) for c in CLAIMS for e in c.get("evidence", [])]
+
+
+@pytest.fixture(scope="module")
+def stack_rows(committed_files) -> list[claim_rows.Row]:
+    views = results.stack_views(committed_files)
+    return claim_rows.rows(CLAIMS, Findings(views), views)
 
 
 def test_claim_ids_are_unique_and_pages_exist(root):
@@ -23,62 +33,100 @@ def test_claim_ids_are_unique_and_pages_exist(root):
 @pytest.mark.parametrize(
     "claim_id, evidence", EVIDENCE, ids=[f"{c}-{e['variant']}" for c, e in EVIDENCE]
 )
-def test_verdict_agrees_with_the_numbers(claim_id, evidence, committed_results):
-    """Contradicted (the whole new-session interval, pooled over the machine's sessions,
-    outside the range) fails unless the claim's file records it for that machine
-    (`contradicted_on`, shown on the page); a record the data no longer bear out fails too.
-    Inconclusive is shown on the pages, not a failure. Without timings, the point decides."""
-    checked = 0
-    for data in committed_results:
-        ratio = claims.speedup(data, evidence)
-        if ratio is None:
-            continue
-        checked += 1
-        machine = data["machine"]["id"]
-        bounds = claims.interval(data, evidence)
-        recorded = claims.contradiction_recorded(evidence, machine)
+def test_every_contradicted_row_is_recorded_and_every_record_contradicted(
+    claim_id, evidence, stack_rows
+):
+    """Contradicted (the whole long-run interval outside the range) fails unless the claim's
+    file records it for that machine and stack (`contradicted_on`, shown on the page); a
+    record the data no longer bear out fails too. Inconclusive is shown, not a failure."""
+    mine = [row for row in stack_rows if row.evidence is evidence]
+    assert mine, f"{claim_id}: no machine has current results for this evidence"
+    for row in mine:
+        found = row.found
         where = (
-            f"{claim_id}: on {data['machine']['description']} {evidence['variant']} vs "
-            f"{evidence['baseline']} is {ratio:.2f}×"
+            f"{claim_id}: on {row.machine} ({row.stack}) {evidence['variant']} vs "
+            f"{evidence['baseline']} is {found.point:.2f}× ({found.low:.2f}–{found.high:.2f})"
         )
-        if bounds is None:
-            assert claims.agrees(evidence, ratio) or recorded, where
-            continue
-        assert bounds[0] <= ratio <= bounds[1], f"{where}, outside its own interval {bounds}"
-        contradicted = claims.status(evidence, bounds) == claims.CONTRADICTED
-        assert not contradicted or recorded, (
-            f"{where} ({bounds[0]:.2f}–{bounds[1]:.2f}), but the verdict needs "
-            f"{claims.expectation_words(evidence)}: the data contradict it; revise the verdict "
-            f"or record it under contradicted_on for {machine} in data/claims/ (a range never "
-            "moves to make data pass)"
+        assert found.low <= found.point <= found.high, f"{where}, outside its own interval"
+        assert found.band_low <= found.low and found.high <= found.band_high, where
+        contradicted = row.outcome == outcomes.CONTRADICTED
+        assert not contradicted or row.recorded, (
+            f"{where}, but the verdict needs {claims.expectation_words(evidence)}: the data "
+            f"contradict it; revise the verdict or record it under contradicted_on for "
+            f"{row.machine} (stack {row.stack}) in data/claims/ (a range never moves)"
         )
-        assert contradicted or not recorded, (
-            f"{where} ({bounds[0]:.2f}–{bounds[1]:.2f}) is no longer contradicted: remove the "
-            f"contradicted_on record for {machine}"
+        assert contradicted or not row.recorded, (
+            f"{where} is no longer contradicted: remove its contradicted_on record"
         )
-    assert checked, f"{claim_id}: no machine has current results for this evidence"
 
 
-def test_a_recorded_contradiction_is_shown_and_a_missing_record_is_refused(committed_results):
+@pytest.mark.parametrize("claim", CLAIMS, ids=[c["id"] for c in CLAIMS])
+def test_every_headline_verdict_keeps_the_written_rule(claim, stack_rows):
+    """How we measure's rule for each headline verdict, against the claim's rows on every
+    machine and stack: the words change to fit the data, never the range."""
+    problem = claim_rows.headline_problem(claim, [r for r in stack_rows if r.claim is claim])
+    assert problem is None, f"{claim['id']} ({claim['verdict']}): {problem}"
+
+
+def _row(outcome: str, analogue: bool = False, recorded: bool = False) -> claim_rows.Row:
+    evidence = {"variant": "a:x", "baseline": "a:y", "at_least": 1.2}
+    if analogue:
+        evidence.update(analogue=True, shows="s")
+    if recorded:
+        evidence["contradicted_on"] = [{"machine": "m", "why": "w"}]
+    return claim_rows.Row({}, evidence, "m", "d", "s", None, outcome)
+
+
+S, I, C = outcomes.SUPPORTED, outcomes.INCONCLUSIVE, outcomes.CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    "verdict, found, sources, allowed",
+    [("holds", [S, S], False, True), ("holds", [S, I], False, True),
+     ("holds", [I, I, I], True, False),  # C1e's case at 3f6969e
+     ("holds", [S, I, I], False, False), ("holds", [S, C], False, False),
+     ("wrong", [S], False, True), ("wrong", [C], False, False),
+     ("holds with conditions", [S, I, I], False, True),
+     ("holds with conditions", [S, C], False, False),  # C1c's case: contradicted, unrecorded
+     ("holds with conditions", [I, I], False, False), ("wrong here", [S, I], False, True),
+     ("reported", [], True, True), ("reported", [], False, False),
+     ("reported", [C], True, False), ("cannot be tested here", [S], True, False),
+     ("holds", [], False, False), ("holds", [], True, True)],
+)  # fmt: skip
+def test_the_written_rule_refuses_what_it_says_it_refuses(verdict, found, sources, allowed):
+    claim = {"id": "C0a", "verdict": verdict, "sources": [{"title": "t", "url": "u"}] * sources}
+    rows = [_row(outcome) for outcome in found]
+    assert (claim_rows.headline_problem(claim, rows) is None) is allowed
+
+
+def test_a_recorded_contradiction_passes_the_rule_and_analogues_do_not_count():
+    claim = {"id": "C0a", "verdict": "holds with conditions", "sources": []}
+    assert claim_rows.headline_problem(claim, [_row(S), _row(C, recorded=True)]) is None
+    claim["verdict"] = "holds"
+    assert claim_rows.headline_problem(claim, [_row(S), _row(C, analogue=True)]) is None
+    assert claim_rows.headline_problem(claim, [_row(C, analogue=True)]) is not None
+    claim["verdict"] = "wrong"  # C12a's case: a mechanism and a supporting analogue, no source
+    assert claim_rows.headline_problem(claim, [_row(S, analogue=True)]) is None
+    assert claim_rows.headline_problem(claim, [_row(I, analogue=True)]) is not None
+
+
+def test_a_recorded_contradiction_is_shown_and_a_missing_record_is_refused(committed_files):
     """A claim box shows what the claim's file records about a contradicted machine."""
-    data = next(d for d in committed_results if len(d["sessions"]) >= 2)
-    evidence = next(
-        dict(e) for _c, e in EVIDENCE
-        if claims.pooled(data, e) is not None and not e.get("analogue")
-    )  # fmt: skip
-    found = claims.pooled(data, evidence)
+    views = results.stack_views(committed_files)
+    findings = Findings(views)
+    row = next(r for r in claim_rows.rows(CLAIMS, findings, views) if not r.analogue)
+    evidence = dict(row.evidence)
     evidence.pop("at_least", None)
-    evidence["below"] = found.new_low / 2  # a range the whole interval lies above
-    assert claims.status(evidence, (found.new_low, found.new_high)) == claims.CONTRADICTED
-    evidence["contradicted_on"] = [{"machine": data["machine"]["id"], "why": "Seen here, said."}]
+    evidence.pop("contradicted_on", None)
+    evidence["below"] = row.found.low / 2  # a range the whole interval lies above
+    evidence["contradicted_on"] = [{"machine": row.machine, "stack": row.stack, "why": "Seen."}]
     claim = {"id": "C0a", "factor": "F0", "page": "p.md", "claim": "c", "verdict": "holds",
              "why": "w", "evidence": [evidence]}  # fmt: skip
     claims.check(claim, "test")
-    fragment = claim_boxes.page_fragment([claim], [data], "p.md")
-    assert (
-        "**contradicted**" in fragment and "*Recorded with the claim:* Seen here, said." in fragment
-    )
-    evidence["contradicted_on"] = [{"machine": data["machine"]["id"]}]
+    view = next(v for v in views if (v["machine"]["id"], v["stack"]) == (row.machine, row.stack))
+    fragment = claim_boxes.page_fragment([claim], [view], "p.md", findings=findings)
+    assert "✗" in fragment and "| Seen. |" in fragment
+    evidence["contradicted_on"] = [{"machine": row.machine}]
     with pytest.raises(claims.ClaimsError, match="contradicted_on"):
         claims.check(claim, "test")
 
@@ -95,16 +143,8 @@ def test_every_claim_on_a_page_is_shown_by_that_page(root):
     [((1.3, 1.6), "supported"), ((1.1, 1.4), "inconclusive"), ((0.9, 1.1), "contradicted"),
      ((1.2, 1.2), "supported"), ((2.9, 3.1), "inconclusive"), ((3.0, 3.5), "contradicted")],
 )  # fmt: skip
-def test_status_reads_the_whole_interval_against_the_range(bounds, expected):
-    evidence = {"variant": "a:x", "baseline": "a:y", "at_least": 1.2, "below": 3.0}
-    assert claims.status(evidence, bounds) == expected
-
-
-def test_a_contradicted_range_is_caught():
-    evidence = {"variant": "a:x", "baseline": "a:y", "below": 1.0}
-    assert claims.agrees(evidence, 0.8) and not claims.agrees(evidence, 1.2)
-    evidence = {"variant": "a:x", "baseline": "a:y", "at_least": 0.8, "below": 1.25}
-    assert not claims.agrees(evidence, 0.7) and not claims.agrees(evidence, 1.25)
+def test_an_outcome_reads_the_whole_interval_against_the_range(bounds, expected):
+    assert outcomes.row_outcome(1.2, 3.0, *bounds) == expected
 
 
 def test_every_claim_of_the_factors_list_has_a_verdict(root):
@@ -178,8 +218,12 @@ def test_the_claim_box_shows_why_its_range(committed_results):
 
 def _measured_evidence(committed_results) -> dict:
     """A real evidence item that at least one machine has current results for."""
+    findings = Findings(committed_results)
     for _claim_id, evidence in EVIDENCE:
-        if any(claims.speedup(data, evidence) is not None for data in committed_results):
+        if any(
+            claim_rows.evidence_finding(findings, data, evidence) is not None
+            for data in committed_results
+        ):
             return dict(evidence)
     pytest.skip("no evidence item has current results")
 
@@ -196,38 +240,30 @@ def test_an_analogue_never_renders_as_a_plain_measurement(analogue, committed_re
         "why": "w", "evidence": [evidence],
     }  # fmt: skip
     fragment = claim_boxes.page_fragment([claim], committed_results, "p.md")
-    table = claim_boxes.summary_table([claim], committed_results)
+    table_heads = [line for line in fragment.splitlines() if line.strip().startswith("| `")]
+    labelled = [line for line in fragment.splitlines() if "| Analogue " in line]
     if analogue:
-        assert "*Analogue measured on " in fragment and "*Analogue measured on " in table
-        assert claims.ANALOGUE_NOTE in fragment and claims.ANALOGUE_NOTE in table
-        assert "*Measured on " not in fragment and "measured: " not in table
-        assert "the verdict needs" not in fragment
+        assert labelled and not table_heads
+        assert claims.ANALOGUE_NOTE in fragment
         assert "*What the analogue shows:* what the analogue shows, in one line" in fragment
     else:
-        assert "*Measured on " in fragment and "measured: " in table
-        assert "Analogue" not in fragment and "Analogue" not in table
+        assert table_heads and not labelled and "Analogue" not in fragment
 
 
 def test_every_analogue_in_the_claims_renders_as_one(committed_results):
-    """On the pages and the claims table, each analogue's numbers carry the analogue label."""
-    table = claim_boxes.summary_table(CLAIMS, committed_results)
+    """On the pages, each analogue's table carries the analogue label in its head."""
     for claim in CLAIMS:
         fragment = claim_boxes.page_fragment(CLAIMS, committed_results, claim["page"])
-        row = next(line for line in table.splitlines() if line.startswith(f"| {claim['id']} |"))
         for evidence in claim.get("evidence", []):
             names = [claims.short_name(evidence[k]) for k in ("variant", "baseline")]
             shown = claims.compared(evidence, *names)
-            lines = [line.strip() for line in fragment.splitlines() if shown in line]
-            label = "*Analogue measured on " if evidence.get("analogue") else "*Measured on "
-            assert all(line.startswith(label) for line in lines), (claim["id"], lines)
-            cells = [cell for cell in row.split("<br>") if shown in cell]
-            if evidence.get("analogue"):
-                assert all("measured: " not in cell for cell in cells), (claim["id"], cells)
+            heads = [line.strip() for line in fragment.splitlines() if f"{shown}, needs" in line]
+            label = f"| Analogue {claims.ANALOGUE_NOTE}: " if evidence.get("analogue") else "| `"
+            assert all(line.startswith(label) for line in heads), (claim["id"], heads)
 
 
 @pytest.mark.parametrize(
-    "bounds, problem",
-    [({"below": 1.0}, "no faster"), ({"below": 1.05}, "no faster"), ({"below": 1.1}, None),
+    "bounds, problem",    [({"below": 1.0}, "no faster"), ({"below": 1.05}, "no faster"), ({"below": 1.1}, None),
      ({"below": 0.5}, None), ({"at_least": 1.0}, "no slower"), ({"at_least": 0.95}, "no slower"),
      ({"at_least": 0.909}, None), ({"at_least": 1.5}, None), ({"at_least": 0.9, "below": 1.3}, None)],
 )  # fmt: skip

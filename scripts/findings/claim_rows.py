@@ -10,7 +10,9 @@ measured (not analogue) evidence on every machine and stack with current results
   (`contradicted_on`, the condition the page states).
 - "reported" and "cannot be tested here" rest on cited sources: the claim cites at least one,
   and no measured row contradicts it; "cannot be tested here" has no measured row at all.
-- A claim without measured rows rests on its sources, whatever its verdict: it needs one.
+- A claim without measured rows rests on its sources or on its analogues, whatever its
+  verdict: it cites a source, or it has analogue rows, at least one supporting and none
+  contradicting its range.
 """
 
 from __future__ import annotations
@@ -160,9 +162,15 @@ def headline_problem(claim: dict, claim_rows: list[Row]) -> str | None:
         f"{count.contradicted} contradicted measured rows"
     )
     if not count.total:
-        if not claim.get("sources"):
-            return f"{verdict!r} has no measured row, so it must cite a source"
-        return None
+        analogues = [row.outcome for row in claim_rows if row.analogue]
+        if claim.get("sources") or (
+            outcomes.SUPPORTED in analogues and outcomes.CONTRADICTED not in analogues
+        ):
+            return None
+        return (
+            f"{verdict!r} has no measured row, so it needs a cited source or a supporting "
+            "analogue row with none contradicting it"
+        )
     if verdict in MEASURED:
         if count.contradicted or not count.supported or count.inconclusive > count.supported:
             return (
