@@ -77,18 +77,18 @@ def _row(outcome: str, analogue: bool = False, recorded: bool = False) -> claim_
     return claim_rows.Row({}, evidence, "m", "d", "s", None, outcome)
 
 
-S, I, C = outcomes.SUPPORTED, outcomes.INCONCLUSIVE, outcomes.CONTRADICTED
+S, U, C = outcomes.SUPPORTED, outcomes.INCONCLUSIVE, outcomes.CONTRADICTED
 
 
 @pytest.mark.parametrize(
     "verdict, found, sources, allowed",
-    [("holds", [S, S], False, True), ("holds", [S, I], False, True),
-     ("holds", [I, I, I], True, False),  # C1e's case at 3f6969e
-     ("holds", [S, I, I], False, False), ("holds", [S, C], False, False),
+    [("holds", [S, S], False, True), ("holds", [S, U], False, True),
+     ("holds", [U, U, U], True, False),  # C1e's case at 3f6969e
+     ("holds", [S, U, U], False, False), ("holds", [S, C], False, False),
      ("wrong", [S], False, True), ("wrong", [C], False, False),
-     ("holds with conditions", [S, I, I], False, True),
+     ("holds with conditions", [S, U, U], False, True),
      ("holds with conditions", [S, C], False, False),  # C1c's case: contradicted, unrecorded
-     ("holds with conditions", [I, I], False, False), ("wrong here", [S, I], False, True),
+     ("holds with conditions", [U, U], False, False), ("wrong here", [S, U], False, True),
      ("reported", [], True, True), ("reported", [], False, False),
      ("reported", [C], True, False), ("cannot be tested here", [S], True, False),
      ("holds", [], False, False), ("holds", [], True, True)],
@@ -107,7 +107,7 @@ def test_a_recorded_contradiction_passes_the_rule_and_analogues_do_not_count():
     assert claim_rows.headline_problem(claim, [_row(C, analogue=True)]) is not None
     claim["verdict"] = "wrong"  # C12a's case: a mechanism and a supporting analogue, no source
     assert claim_rows.headline_problem(claim, [_row(S, analogue=True)]) is None
-    assert claim_rows.headline_problem(claim, [_row(I, analogue=True)]) is not None
+    assert claim_rows.headline_problem(claim, [_row(U, analogue=True)]) is not None
 
 
 def test_a_recorded_contradiction_is_shown_and_a_missing_record_is_refused(committed_files):

@@ -7,8 +7,10 @@ import json
 
 import pytest
 
-from scripts.core import claims, comparison
+from scripts.core import claims
 from scripts.core import store as results
+from scripts.findings import claim_rows, comparison
+from scripts.findings.pairs import Findings
 from scripts.results import compare
 
 
@@ -19,7 +21,7 @@ def data(committed_results) -> dict:
 
 def test_a_file_against_itself_drifts_nowhere(data):
     rows = comparison.compare(data, data, claims.load())
-    assert rows and all(r.drift_percent == 0 and r.overlap and not r.flagged for r in rows)
+    assert rows and all(r.drift_percent == 0 and r.inside and not r.flagged for r in rows)
     claimed = {(e["variant"], e["baseline"]) for c in claims.load() for e in c.get("evidence", [])
                if e.get("baseline_stat", "median_s") == "median_s"}  # fmt: skip
     present = {pair for pair in claimed if all(k in data["entries"] for k in pair)}
@@ -72,8 +74,9 @@ def test_your_machine_vs_the_guide_lists_every_claim_speedup(committed_results):
     others = [d for d in committed_results if d is not mine]
     header = next(line for line in text.splitlines() if line.startswith("| Claim |"))
     assert header.count("|") == 4 + len(others)  # this machine plus every other one
+    findings = Findings([mine])
     shown = sum(1 for c in claims.load() for e in c.get("evidence", [])
-                if claims.speedup(mine, e) is not None)  # fmt: skip
+                if claim_rows.evidence_finding(findings, mine, e) is not None)  # fmt: skip
     rows = [
         line for line in text.splitlines() if line.startswith("| C") and "| Claim |" not in line
     ]

@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 from scripts import contribute
-from scripts.core import claims, provenance
+from scripts.core import claims, outcomes, provenance
 from scripts.core import store as results
+from scripts.findings import claim_rows
+from scripts.findings.pairs import Findings
 from tests.mac_samples import (
     PMSET_BATT_AC,
     PMSET_BATT_BATTERY,
@@ -89,11 +91,16 @@ def hosted_file(committed_files, committed_results) -> dict:
     return results.view(raw, committed_results[0]["spread"])
 
 
+def measured(data: dict, evidence: dict, root):
+    """The evidence's finding in this file (findings stage), or None."""
+    return claim_rows.evidence_finding(Findings([data]), data, evidence, root)
+
+
 def measured_evidence(data: dict, root) -> tuple[dict, dict]:
     """A claim and one of its evidence items this file has current results for."""
     for claim in claims.load():
         for evidence in claim.get("evidence", []):
-            if not evidence.get("analogue") and claims.speedup(data, evidence, root):
+            if not evidence.get("analogue") and measured(data, evidence, root):
                 return claim, evidence
     raise AssertionError("no claim evidence is measured in the committed file")
 
@@ -122,16 +129,20 @@ def test_the_description_names_the_machine_and_agreeing_claims(hosted_file, root
 def test_a_contradicted_and_an_unmeasured_claim_are_listed(hosted_file, root):
     claim, evidence = measured_evidence(hosted_file, root)
     data = copy.deepcopy(hosted_file)
-    # Make the variant 100 times slower than its baseline: outside any range a verdict allows.
-    baseline = data["entries"][evidence["baseline"]]["stats"]["median_s"]
-    data["entries"][evidence["variant"]]["stats"]["median_s"] = baseline * 100
-    ratio = claims.speedup(data, evidence, root)
-    assert not claims.agrees(evidence, ratio)
+    # Make the variant 1000 times slower in every session: outside any range a verdict allows.
+    for session in data["sessions"]:
+        entry = session["entries"].get(evidence["variant"])
+        if entry is not None:
+            entry["stats"]["median_s"] *= 1000
+            entry["stats"]["times_s"] = [t * 1000 for t in entry["stats"]["times_s"]]
+    found = measured(data, evidence, root)
+    assert found.outcome(evidence) == outcomes.CONTRADICTED
+    ratio = found.point
     other_claim, other = next(
         (c, e) for c in claims.load() for e in c.get("evidence", [])
         if e["variant"] not in (evidence["variant"], evidence["baseline"])
         and e["baseline"] not in (evidence["variant"], evidence["baseline"])
-        and claims.speedup(data, e, root)
+        and measured(data, e, root)
     )  # fmt: skip
     del data["entries"][other["variant"]]
 

@@ -90,6 +90,7 @@ def test_the_csv_has_a_row_per_entry_with_the_tables_speedups(committed_results)
                     pooled = pooling.speedup(data, f"{entry['snippet']}:{entry['baseline']}", key)
                     assert float(row["pooled_speedup"]) == pooled.point
                     assert float(row["new_session_low"]) == pooled.new_low
+                    assert float(row["long_run_high"]) == pooled.mean_high
                     pooled_checked += 1
     assert checked > 50 and pooled_checked > 50
 
@@ -112,3 +113,26 @@ def test_the_built_site_serves_the_data(built_site, root, committed_results):
     for data in committed_results:
         assert f'href="../data/results/{data["machine"]["id"]}.json"' in page
     assert 'href="../data/results.csv"' in page
+
+
+def test_the_findings_csv_has_a_row_per_claim_evidence_machine_and_stack(committed_files):
+    """Issue 34: the findings published as they decide the pages, linked from Results."""
+    from scripts.core import claims
+    from scripts.core import store as results
+    from scripts.findings import claim_rows
+    from scripts.findings.pairs import Findings
+
+    views = results.stack_views(committed_files)
+    found = claim_rows.rows(claims.load(), Findings(views), views)
+    text = published_data.findings_csv_text(claims.load(), views)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert tuple(rows[0]) == published_data.FINDINGS_COLUMNS and len(rows) == len(found)
+    keyed = {(r["claim"], r["variant"], r["machine_id"], r["stack"]): r for r in rows}
+    for row in found:
+        line = keyed[(row.claim["id"], row.evidence["variant"], row.machine, row.stack)]
+        assert line["outcome"] == row.outcome
+        assert float(line["long_run_low"]) == row.found.low
+        assert float(line["next_run_high"]) == row.found.band_high
+    assert {r["stack"] for r in rows} == {v["stack"] for v in views}
+    links = published_data.download_links(views)
+    assert f"({published_data.SITE_DIR}/{published_data.FINDINGS_CSV_NAME})" in links

@@ -8,9 +8,12 @@ import copy
 
 import pytest
 
-from scripts.core import claims, measured_stacks, provenance, stack_changes
+from scripts.core import claims, measured_stacks, outcomes, provenance, stack_changes
 from scripts.core import store as results
+from scripts.findings import claim_rows
+from scripts.findings.pairs import Findings
 from scripts.rendering import (
+    names,
     render,
     results_page,
     stack_changes_page,
@@ -41,14 +44,15 @@ def base(root) -> dict:
 def evidence(base, root) -> tuple[dict, dict]:
     """A claim and evidence item with an at_least bound that the base file supports."""
     view = results.unchecked_views([base])[0]
+    findings = Findings([view])
     for claim in claims.load():
         for item in claim.get("evidence", []):
-            found = claims.pooled(view, item, root)
+            found = claim_rows.evidence_finding(findings, view, item, root)
             if (
                 found
                 and "at_least" in item
                 and item.get("baseline_stat", "median_s") == "median_s"
-                and claims.status(item, (found.new_low, found.new_high)) == claims.SUPPORTED
+                and found.outcome(item) == outcomes.SUPPORTED
             ):
                 return claim, item
     pytest.skip("no supported at_least evidence in the smallest committed file")
@@ -127,26 +131,27 @@ def test_default_pages_are_unchanged_by_another_stack(base_render, moved_render)
     assert changed and all(name.startswith(STACK_PARTS) for name in changed), changed
 
 
-def test_claim_box_has_a_row_per_stack_and_says_first_when_verdicts_differ(
+def test_claim_box_has_a_column_per_stack_and_says_where_the_stacks_differ(
     moved_render, base_render, evidence
 ):
     claim, item = evidence
     page = claim["page"].removesuffix(".md")
     box = block(moved_render[f"claims/{page}.md"], claim["id"])
-    for stack in (measured_stacks.DEFAULT, NEW_STACK):
-        assert f"stack [`{stack}`](results.md#stack-{stack})" in box
-    differs = box.index("**The verdict differs between stacks:**")
-    assert differs < box.index("**Claim:**")
-    assert "supported on [`tf216-keras3`]" in box and f"contradicted on [`{NEW_STACK}`]" in box
-    assert "differs between stacks" not in base_render[f"claims/{page}.md"]
-    assert "stack [`" not in base_render[f"claims/{page}.md"]  # one stack: rows as before
+    columns = [names.stack(s) for s in (measured_stacks.DEFAULT, NEW_STACK)]
+    head = next(line for line in box.splitlines() if " | ".join(columns) in line)
+    row = box.splitlines()[box.splitlines().index(head) + 2]
+    cells = [c.strip() for c in row.strip().strip("|").split("|")]
+    assert cells[1].endswith("✓") and cells[2].endswith("✗"), row
+    assert "The speed-up differs between stacks" in box
+    alone = block(base_render[f"claims/{page}.md"], claim["id"])
+    assert "differs between stacks" not in alone and names.stack(NEW_STACK) not in alone
 
 
 def test_no_differs_sentence_when_the_stacks_agree(base, evidence):
     claim, item = evidence
     same = rendered([with_stack(base, item["variant"], slower=1.0)])
     box = block(same[f"claims/{claim['page'].removesuffix('.md')}.md"], claim["id"])
-    assert f"stack [`{NEW_STACK}`]" in box
+    assert names.stack(NEW_STACK) in box
     assert "differs between stacks" not in box
     assert "No claim moved" in same[stack_changes_page.OUTPUT]
 

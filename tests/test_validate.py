@@ -234,7 +234,7 @@ def test_bad_rounds_and_intervals_are_named(case, tmp_path, interleaved):
 
 def test_stored_speedups_are_the_sessions_own_and_the_tables_pool_them(interleaved):
     """A stored speed-up is its session's own (round interval, stats.entry_speedup); the
-    tables show the speed-up pooled over the machine's sessions (pooling.speedup)."""
+    tables show the speed-up pooled over the machine's sittings with its long-run interval."""
     data, key = interleaved
     entries = data["sessions"][-1]["entries"]
     entry = entries[key]
@@ -246,7 +246,7 @@ def test_stored_speedups_are_the_sessions_own_and_the_tables_pool_them(interleav
     view = results.view(data)
     pooled = pooling.speedup(view, f"{entry['snippet']}:{entry['baseline']}", key)
     words = tables.speedup_words(view, baseline, entry)
-    assert words.startswith(f"{pooled.point:.2f}× ({pooled.new_low:.2f}–{pooled.new_high:.2f})")
+    assert words.startswith(f"{pooled.point:.2f}× ({pooled.mean_low:.2f}–{pooled.mean_high:.2f})")
 
 
 def test_a_rate_is_checked_against_the_best_ceiling_any_session_measured(root):

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scripts.core import claims, outcomes
+from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings
 
 # What counts as "moved" between two runs, not a statistical test: the same 10% that a claim's
@@ -51,10 +52,10 @@ class Row:
 
 
 def as_view(run: dict, spread: object = None) -> dict:
-    """A run ({machine, entries}, or a view with sessions) as a view findings can pool: a run
-    without sessions is one session of its own."""
-    sessions = run.get("sessions") or [{"id": "run", "entries": run["entries"]}]
-    return {**run, "stack": run.get("stack", ""), "sessions": sessions, "spread": spread}
+    """A run ({machine, entries}, or a view's latest entries) as one session findings can
+    pool: two runs are compared as they were measured, not pooled with earlier sessions."""
+    session = {"id": "run", "entries": run["entries"]}
+    return {**run, "stack": run.get("stack", ""), "sessions": [session], "spread": spread}
 
 
 def speedups(
@@ -156,13 +157,9 @@ def versus_the_guide(mine: dict, guide: list[dict], claim_list: list[dict] | Non
 
 
 def found_words(data: dict, evidence: dict) -> str:
-    """'1.21× (1.15–1.90)': an evidence item's speed-up in one view with its band, or '–'."""
-    baseline, variant = evidence["baseline"], evidence["variant"]
-    if baseline not in data["entries"] or variant not in data["entries"]:
-        return "–"
-    view = as_view(data, data.get("spread"))
-    stat = evidence.get("baseline_stat", "median_s")
-    found = Findings([view]).pair(view, baseline, variant, stat)
+    """'1.21× (1.15–1.90)': an evidence item's speed-up pooled over a view's sessions with
+    its band for a new session, or '–'."""
+    found = claim_rows.evidence_finding(Findings([data]), data, evidence)
     if found is None:
         return "–"
     return f"{found.point:.2f}× ({found.band_low:.2f}–{found.band_high:.2f})"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scripts.core import outcomes, pooling
+from scripts.core import outcomes, pooling, stats
 
 
 @dataclass(frozen=True)
@@ -88,3 +88,9 @@ def _finding(key: tuple, pooled: pooling.Pooled) -> Finding:
         se=pooled.mean_se,
         df=pooled.df,
     )
+
+
+def session_speedup(entries: dict, entry: dict) -> tuple[float, float | None, float | None]:
+    """One session's own speed-up of an entry against its snippet's baseline, with the round
+    interval (what the results file stores as `speedup`); (None, None, None) without one."""
+    return stats.baseline_speedup(entries, entry) or (None, None, None)

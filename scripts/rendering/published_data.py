@@ -17,7 +17,7 @@ from scripts.core import claims, plain_text
 from scripts.core import store as results
 from scripts.core.catalog import ROOT, is_current
 from scripts.findings import claim_rows
-from scripts.findings.pairs import Findings
+from scripts.findings.pairs import Findings, session_speedup
 
 SCHEMA_PATH = ROOT / "data" / "results.schema.json"
 SITE_DIR = "data"  # where the files go in the built site
@@ -78,8 +78,7 @@ def rows(all_data: list[dict], root: Path = ROOT, findings: Findings | None = No
         for session, key in [(s, k) for s in data["sessions"] for k in sorted(s["entries"])]:
             entry = session["entries"][key]
             stats = entry["stats"]
-            stored = entry.get("speedup") or {}
-            point, low, high = (stored.get(k) for k in ("point", "low", "high"))
+            point, low, high = session_speedup(session["entries"], entry)
             software = entry["software"]
             found.append(
                 {
