@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.tune import committed_run
-from scripts.core import json_files, plain_text, project_files, rounds, stats
+from scripts.core import json_files, outcomes, plain_text, project_files, rounds, stats
 from scripts.tuning import analysis, experiments, runner
 
 MODELS = project_files.ROOT / "tests" / "tune_models"
@@ -48,7 +48,8 @@ DESIGNS_MD = OUT_DIR / "ground_truth_designs.md"
 FULL_BUDGET_S = 60.0
 TRUTH_ROUNDS, RUNS_PER_PROCESS = 5, 3
 GAIN, NONE, LOSS = "gain", "none", "loss"  # planted: faster, no difference, slower
-FASTER, SLOWER, SAME = "faster", "slower", "no clear difference"
+# The guide's one vocabulary (scripts/core/outcomes.py).
+FASTER, SLOWER, SAME = outcomes.FASTER, outcomes.SLOWER, outcomes.NO_CLEAR_DIFFERENCE
 # A run's provenance, kept with a case's earlier run when the case is measured again.
 RUN_FIELDS = ("tool", "date", "machine", "software", "git", "budget_s",
               "load_average_start", "load_average_end")  # fmt: skip
@@ -95,11 +96,7 @@ OTHER_DESIGN = "fresh"
 
 
 def direction(low: float, high: float) -> str:
-    if low > 1.0:
-        return FASTER
-    if high < 1.0:
-        return SLOWER
-    return SAME
+    return outcomes.direction(low, high)
 
 
 def run_truth_child(case: Case, arm: str, runs: int) -> dict:

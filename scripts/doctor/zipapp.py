@@ -59,6 +59,7 @@ MEMBERS = (
     "scripts/tuning/stack.py",
     "scripts/tuning/template.py",
     "scripts/tuning/tracing.py",
+    "scripts/core/outcomes.py",
     "scripts/core/plain_text.py",
     "scripts/core/rounds.py",
     "scripts/core/stats.py",

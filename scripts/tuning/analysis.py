@@ -11,17 +11,19 @@ from __future__ import annotations
 import statistics
 from dataclasses import asdict, dataclass
 
-from scripts.core import stats
+from scripts.core import outcomes, stats
 from scripts.tuning import experiments
 
-FASTER = "faster"
-SMALL = "faster by under 5%"
-NO_CLEAR = "no clear difference"
-SLOWER = "slower"
+# The guide's one vocabulary (scripts/core/outcomes.py); tune adds the words for a gain too
+# small to advise, a mixed-precision loss that differs, and an arm that failed.
+FASTER = outcomes.FASTER
+NO_CLEAR = outcomes.NO_CLEAR_DIFFERENCE
+SLOWER = outcomes.SLOWER
+MIN_GAIN = outcomes.MIN_GAIN
+SMALL = f"faster by under {round((MIN_GAIN - 1) * 100)}%"
 LOSS_DIFFERS = "faster, but the loss differs"
 FAILED = "failed"
 MIN_ROUNDS = 3  # fewer timed runs than this give no interval
-MIN_GAIN = 1.05  # SMALL says 5%
 ORDER_OF_VERDICTS = (FASTER, SMALL, NO_CLEAR, LOSS_DIFFERS, SLOWER, FAILED)
 
 
@@ -52,11 +54,8 @@ def per_sample(arm: dict) -> list[float]:
 
 
 def verdict_of(point: float, low: float, high: float) -> str:
-    if low > 1.0:
-        return FASTER if point >= MIN_GAIN else SMALL
-    if high < 1.0:
-        return SLOWER
-    return NO_CLEAR
+    found = outcomes.direction(low, high)
+    return SMALL if found == FASTER and point < MIN_GAIN else found
 
 
 def rows_for(experiment: str, measured: dict, facts: dict) -> list[Row]:
