@@ -3,10 +3,10 @@
 Usage: python -m scripts.compare A.json B.json   (make compare FILES="A.json B.json")
 
 Every speed-up the two files share (a variant against its snippet's baseline, both measured
-in each file; a file with several sessions gives each variant's latest) is printed side by side, A's with its
-95% band for a new session (widened by the guide's between-sitting spread), the drift from A
-to B in percent, and a flag when the drift is beyond ±10% or B's point falls outside A's
-band. Two runs on one
+in each file; a file with several sessions gives each variant's latest) is printed side
+by side, A's with its 95% band for a new session (widened by the guide's between-sitting
+spread), the drift from A to B in percent, and a flag when the drift is beyond ±10% or B's
+point falls outside A's band. Two runs on one
 machine show how reproducible the numbers are; two machines show how they
 differ. Claim speed-ups (data/claims/) are marked and counted on their own. The comparison
 itself is scripts/findings/comparison.py.
