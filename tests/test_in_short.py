@@ -75,6 +75,13 @@ WORDS: list[tuple[str, set[str]]] = [
     (r"\blos(?:e|es|t)\b|\bcosts?\s+more\b|\bdrop(?:s|ped)?\b", {S}),
 ]
 
+# What a statement says of the machines, and the marker scope that must back it.
+SCOPES = {
+    "every machine": r"\bevery (?:machine|cpu)\b|\ball machines\b",
+    "most machines": r"\bmost machines\b",
+}
+WIDER = {"every machine": {"every machine"}, "most machines": {"every machine", "most machines"}}
+
 MARKER = re.compile(r"<!--\s*(finding|cited)\s*:(.*?)-->", re.DOTALL)
 ANY_MARKER = re.compile(r"<!--\s*(?:finding|cited)\b")
 KEY = r"[a-z0-9_]+/[a-z0-9_]+:[a-z0-9_]+"
@@ -206,6 +213,19 @@ def word_problems(statement: Statement) -> list[str]:
         for word, allowed in words
         if not any(c <= allowed for c in claimed)
     ]
+    for scope, pattern in SCOPES.items():
+        if not re.search(pattern, plain(statement.text)):
+            continue
+        wide = [
+            c
+            for m, c in zip(statement.markers, claimed, strict=True)
+            if parse_finding(m)["scope"] in WIDER[scope]
+        ]
+        problems += [
+            f"{where} says {scope!r}, but no marker of that scope says {word!r}"
+            for word, allowed in words
+            if not any(c <= allowed for c in wide)
+        ]
     problems += [
         f"{where}: no word of the statement says what {m.text!r} does"
         for m, c in zip(statement.markers, claimed, strict=True)
@@ -278,7 +298,9 @@ def test_cited_markers_name_known_sources():
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("page", [p.name for p in pages() if "<!-- finding:" in p.read_text()])
+@pytest.mark.parametrize(
+    "page", [p.name for p in pages() if "<!-- finding:" in p.read_text("utf-8")]
+)
 def test_finding_markers_agree_with_the_findings(page):
     problems = [
         f"{page}: {p}"
@@ -331,6 +353,16 @@ def test_words_against_the_markers_direction_fail():
     assert word_problems(statement("no clear difference", f"{PAIR} faster on every machine"))
 
 
+def test_a_statement_of_every_machine_needs_a_marker_of_every_machine():
+    said = "was slower on every machine measured"
+    assert not word_problems(statement(said, f"{PAIR} slower on every machine"))
+    assert word_problems(statement(said, f"{PAIR} slower on most machines"))
+    assert word_problems(statement(said, f"{PAIR} slower on intel-xeon-2cpu-linux"))
+    both = (f"{PAIR} slower on most machines", f"{PAIR} not faster on every machine")
+    assert not word_problems(statement("slower on most machines, faster on none", *both))
+    assert word_problems(statement("slower on every machine, faster on none", *both))
+
+
 def test_a_malformed_marker_fails():
     with pytest.raises(AssertionError, match="does not read"):
         marker_directions(Marker("finding", f"{PAIR} quicker on every machine"))
@@ -362,3 +394,4 @@ def test_a_marker_against_the_findings_fails():
     assert problems(f"{PAIR} {found} on {machine}, no-such-machine")
     unknown = PAIR.replace("generator_prefetch", "no_such_variant")
     assert problems(f"{unknown} {found} on every machine")
+    assert problems(f"{PAIR} {found} on every machine with no-such-stack")
