@@ -19,7 +19,7 @@ from scripts.core.claims import (
     expectation_words,
     short_name,
 )
-from scripts.findings import claim_rows, stack_moves
+from scripts.findings import across_machines, claim_rows, stack_moves
 from scripts.findings.claim_rows import Row
 from scripts.findings.pairs import Findings
 from scripts.rendering import names, stack_verdicts
@@ -67,6 +67,23 @@ def evidence_table(evidence: dict, mine: list[Row], stacks: list[str]) -> list[s
             f"| {names.machine(machine)} | "
             + " | ".join(cell(cells[s]) if s in cells else "–" for s in stacks)
             + " |"
+        )
+    return lines
+
+
+def new_machine_lines(mine: list[Row], stacks: list[str]) -> list[str]:
+    """Per stack with three machines or more: what a machine not measured should expect."""
+    lines = []
+    for stack in stacks:
+        found = [row.found for row in mine if row.stack == stack]
+        summary = across_machines.summary(found)
+        if summary is None:
+            continue
+        average = names.speedup(summary.point, summary.low, summary.high)
+        lines.append(
+            f"*Another machine ({names.stack(stack)}):* the {summary.machines} machines average "
+            f"{average}. One not measured here should land in "
+            f"{names.interval(summary.new_low, summary.new_high)} (95% prediction)."
         )
     return lines
 
@@ -122,6 +139,8 @@ def claim_box(claim: dict, mine: list[Row], stacks: list[str]) -> str:
         if not rows_of:
             continue
         body += evidence_table(evidence, rows_of, stacks) + [""]
+        for line in new_machine_lines(rows_of, stacks):
+            body += [line, ""]
         body += ['??? note "The range, the next-run band and the sittings"', ""]
         body += indent(details(evidence, rows_of)) + [""]
     if claim.get("sources"):

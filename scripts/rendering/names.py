@@ -57,3 +57,10 @@ def speedup(point: float, low: float | None = None, high: float | None = None) -
     if low is not None and high is not None and math.isfinite(high):
         words += f" ({_figure(low)}–{_figure(high)})"
     return words
+
+
+def interval(low: float, high: float) -> str:
+    """'1.16×–2.36×', or for a slowdown range '130×–170× slower'."""
+    if high < 0.1:
+        return f"{_figure(1 / high)}×–{_figure(1 / low)}× slower"
+    return f"{_figure(low)}×–{_figure(high)}×"
