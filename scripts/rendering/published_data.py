@@ -13,7 +13,7 @@ import io
 import json
 from pathlib import Path
 
-from scripts.core import plain_text, pooling
+from scripts.core import plain_text, pooling, workload
 from scripts.core import store as results
 from scripts.core.catalog import ROOT, is_current
 from scripts.core.stats import baseline_speedup
@@ -44,7 +44,7 @@ def pooled_columns(data: dict, key: str, entry: dict) -> dict:
     """The speed-up pooled over the machine's sessions (for entries of the latest version)."""
     latest = data["entries"].get(key)
     found = None
-    if latest is not None and latest["snippet_sha256"] == entry["snippet_sha256"]:
+    if latest is not None and workload.same_workload(latest, entry):
         baseline_key = f"{entry['snippet']}:{entry['baseline']}"
         if baseline_key != key and not entry.get("reference"):
             found = pooling.speedup(data, baseline_key, key)
