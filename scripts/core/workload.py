@@ -316,14 +316,30 @@ def on_disk(relpath: str, root: Path = ROOT) -> tuple[str, dict[str, str] | None
 # --- Entries -------------------------------------------------------------------------------
 
 
-def key(entry: dict, root: Path = ROOT) -> str:
-    """The entry's workload on its own stack, or its file's SHA-256 where the version is in
-    neither the table nor on disk (then only the same bytes match)."""
-    relpath, sha = entry["snippet_path"], entry["snippet_sha256"]
+# A version's ids follow from its bytes alone, so once found they are kept for the process.
+_found_ids: dict[tuple[str, str, str], dict[str, str]] = {}
+
+
+def _version_ids(relpath: str, sha: str, root: Path) -> dict[str, str] | None:
+    """The ids of that version of the file: from the table, else from the file on disk when
+    it is that version; None when neither has it."""
+    remembered = _found_ids.get((str(root), relpath, sha))
+    if remembered is not None:
+        return remembered
     found = table(root).get(relpath, {}).get(sha)
     if found is None:
         disk = on_disk(relpath, root)
         found = disk[1] if disk is not None and disk[0] == sha else None
+    if found is not None:
+        _found_ids[(str(root), relpath, sha)] = found
+    return found
+
+
+def key(entry: dict, root: Path = ROOT) -> str:
+    """The entry's workload on its own stack, or its file's SHA-256 where the version is in
+    neither the table nor on disk (then only the same bytes match)."""
+    sha = entry["snippet_sha256"]
+    found = _version_ids(entry["snippet_path"], sha, root)
     if found is None:
         return f"sha256:{sha}"
     return f"workload:{found[mode_of(software_stack.name(entry['software']))]}"
