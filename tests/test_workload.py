@@ -310,3 +310,11 @@ def test_every_keras_name_the_snippets_use_is_the_same_object_through_tf_keras(s
         f"on {stack}, tf.keras gives other objects than keras for {differ}: reading "
         "`from tensorflow import keras` as `import keras` (workload.py, step 4) is wrong there"
     )
+
+
+def test_the_tree_text_leaves_out_empty_fields_so_every_python_gives_the_same_ids():
+    """ast.dump adds FunctionDef.type_params=[] on 3.12 and drops empty fields on 3.13; the
+    ids must not change with the Python that renders the pages (CI and Pages use 3.12)."""
+    text = workload.timed_code(SNIPPET, workload.AS_WRITTEN)
+    assert "FunctionDef(name='make_workload'" in text
+    assert "=[]" not in text and "=None" not in text and "type_params" not in text

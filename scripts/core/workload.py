@@ -42,7 +42,7 @@ from pathlib import Path
 from scripts.core import json_files, measured_stacks, snippet_versions, software_stack
 from scripts.core.project_files import ROOT
 
-RULE = "workload rule 1"  # change it whenever the steps above change: every id changes too
+RULE = "workload rule 2"  # change it whenever the steps above change: every id changes too
 TABLE_FILE = ROOT / "data" / "snippet_workloads.json"
 TF_KERAS_IS_KERAS = "tf.keras is keras"  # step 4 applies
 AS_WRITTEN = "as written"
@@ -130,7 +130,7 @@ def _timed_statements(module: ast.Module) -> list[ast.stmt]:
 
 
 def _import_order(node: ast.stmt) -> str:
-    return ast.dump(node)
+    return _canonical(node)
 
 
 def _sort_import_runs(statements: list[ast.stmt]) -> list[ast.stmt]:
@@ -196,6 +196,19 @@ def tf_keras_names(source: str) -> set[str]:
     return found
 
 
+def _canonical(node: object) -> str:
+    """The tree as text, the same on every Python the project supports: ast.dump's form
+    changes between versions (3.12 added FunctionDef.type_params; 3.13 leaves out empty
+    fields), so empty fields and None are always left out here."""
+    if isinstance(node, ast.AST):
+        fields = [(name, getattr(node, name, None)) for name in node._fields]
+        shown = [f"{name}={_canonical(value)}" for name, value in fields if value not in (None, [])]
+        return f"{type(node).__name__}({', '.join(shown)})"
+    if isinstance(node, list):
+        return "[" + ", ".join(_canonical(item) for item in node) + "]"
+    return repr(node)
+
+
 def timed_code(source: str, mode: str) -> str:
     """The normalised tree of what the harness runs, as text (steps 1-4); SyntaxError when
     the source is not Python."""
@@ -207,7 +220,7 @@ def timed_code(source: str, mode: str) -> str:
     if mode == TF_KERAS_IS_KERAS:
         statements = _read_tf_keras_as_keras(statements)
     statements = _sort_import_runs(statements)
-    return ast.dump(ast.Module(body=statements, type_ignores=[]))
+    return _canonical(statements)
 
 
 def mode_id(source: str, mode: str) -> str:
