@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from scripts.core import workload
 from scripts.core.project_files import ROOT
-from scripts.core.provenance import file_sha256
 
 SNIPPETS_DIR = ROOT / "snippets"
 
@@ -136,6 +136,6 @@ CEILING_KEY = "ceiling/matmul:float32"
 
 
 def is_current(entry: dict, root: Path = ROOT) -> bool:
-    """True when the entry was measured on the snippet file as it is today."""
-    path = root / entry["snippet_path"]
-    return path.exists() and file_sha256(path) == entry["snippet_sha256"]
+    """True when the entry measured the work the snippet file, as it is today, measures on the
+    entry's stack (scripts/core/workload.py: edits outside the timed code keep it current)."""
+    return workload.is_current(entry, root)

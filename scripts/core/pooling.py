@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scripts.core import sittings, software_stack, stats, variance_strata
+from scripts.core import sittings, software_stack, stats, variance_strata, workload
 
 # How many sessions' worth of degrees of freedom the spread pooled over all speed-ups counts
 # for against one pair's own sessions. Speed-ups differ in how much they move between
@@ -272,13 +272,13 @@ def session_ratios(
     like = like or [view["entries"].get(baseline_key), view["entries"].get(variant_key)]
     if any(e is None for e in like):
         return []
-    same = [(e["snippet_sha256"], software_stack.name(e["software"])) for e in like]
+    same = [(workload.key(e), software_stack.name(e["software"])) for e in like]
     found = []
     for session in view["sessions"]:
         pair = [session["entries"].get(baseline_key), session["entries"].get(variant_key)]
         if any(e is None for e in pair):
             continue
-        if [(e["snippet_sha256"], software_stack.name(e["software"])) for e in pair] != same:
+        if [(workload.key(e), software_stack.name(e["software"])) for e in pair] != same:
             continue
         ratio = session_ratio(
             pair[0], pair[1], session["id"], baseline_stat, sittings.sitting_of(session)
@@ -367,7 +367,7 @@ def held_back(views: list[dict], machine_id: str, session_id: str) -> HeldBack:
         for session in rest:
             other = [session["entries"].get(k) for k in (baseline_key, variant_key)]
             if any(
-                e is None or e["snippet_sha256"] != p["snippet_sha256"]
+                e is None or not workload.same_workload(e, p)
                 for e, p in zip(other, pair, strict=True)
             ):
                 continue

@@ -22,6 +22,7 @@ from scripts.core import (
     project_files,
     provenance,
     software_stack,
+    workload,
 )
 from scripts.core.json_files import write_json_atomic
 
@@ -391,7 +392,7 @@ def view(data: dict, spread: object = None, stack: str | None = None) -> dict:
         outputs.update(session["outputs"])
         for key, entry in session["entries"].items():
             measured_in[key] = number
-            snippet_last[entry["snippet"]] = (number, entry["snippet_sha256"])
+            snippet_last[entry["snippet"]] = (number, workload.key(entry))
     # A variant that a later version of its snippet no longer has is not shown (its sessions
     # keep it): the latest session to measure a snippet decides which variants it has, and a
     # variant it failed to measure keeps its entry of the same version.
@@ -399,7 +400,7 @@ def view(data: dict, spread: object = None, stack: str | None = None) -> dict:
         key: e
         for key, e in entries.items()
         if measured_in[key] == snippet_last[e["snippet"]][0]
-        or e["snippet_sha256"] == snippet_last[e["snippet"]][1]
+        or workload.key(e) == snippet_last[e["snippet"]][1]
     }
     return {
         "machine": data["machine"],

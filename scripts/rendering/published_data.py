@@ -13,7 +13,7 @@ import io
 import json
 from pathlib import Path
 
-from scripts.core import claims, plain_text
+from scripts.core import claims, plain_text, workload
 from scripts.core import store as results
 from scripts.core.catalog import ROOT, is_current
 from scripts.findings import claim_rows
@@ -51,7 +51,7 @@ def pooled_columns(data: dict, key: str, entry: dict, findings: Findings) -> dic
     """The speed-up's finding over the machine's sittings (for entries of the latest version)."""
     latest = data["entries"].get(key)
     found = None
-    if latest is not None and latest["snippet_sha256"] == entry["snippet_sha256"]:
+    if latest is not None and workload.same_workload(latest, entry):
         baseline_key = f"{entry['snippet']}:{entry['baseline']}"
         if baseline_key != key and not entry.get("reference"):
             found = findings.pair(data, baseline_key, key)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scripts.core import outcomes, plain_text
+from scripts.core import outcomes, plain_text, workload
 from scripts.core.catalog import CEILING_KEY, is_current
 from scripts.findings.pairs import Findings
 
@@ -59,11 +59,11 @@ def provenance_line(data: dict, entries: list[dict]) -> str:
 
 def sessions_of(data: dict, entries: list[dict]) -> list[dict]:
     """The machine's sessions that measured any of these entries' snippet versions."""
-    wanted = {(f"{e['snippet']}:{e['variant']}", e["snippet_sha256"]) for e in entries}
+    wanted = {(f"{e['snippet']}:{e['variant']}", workload.key(e)) for e in entries}
     return [
         s
         for s in data.get("sessions", [])
-        if any((k, e["snippet_sha256"]) in wanted for k, e in s["entries"].items())
+        if any((k, workload.key(e)) in wanted for k, e in s["entries"].items())
     ]
 
 

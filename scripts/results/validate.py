@@ -8,13 +8,12 @@ expected. Nothing is changed on disk. Exit status 1 when any file has a problem.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import math
-import subprocess
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+from scripts.core import snippet_versions
 from scripts.core import store as results
 from scripts.core.catalog import CEILING_KEY, ROOT
 from scripts.core.stats import entry_speedup
@@ -26,29 +25,6 @@ ABSOLUTE_GFLOPS_BOUND = 200_000.0
 # by half as much again.
 CEILING_SAFETY_FACTOR = 1.5
 RELATIVE_TOLERANCE = 0.01
-
-
-def known_snippet_hashes(relpath: str, root: Path = ROOT) -> set[str]:
-    """SHA-256 of the snippet file today and of every version git has of it."""
-    hashes = set()
-    path = root / relpath
-    if path.exists():
-        hashes.add(hashlib.sha256(path.read_bytes()).hexdigest())
-    try:
-        commits = subprocess.run(
-            ["git", "-C", str(root), "log", "--format=%H", "--", relpath],
-            capture_output=True, text=True, timeout=30, check=False,
-        ).stdout.split()  # fmt: skip
-        for commit in commits:
-            blob = subprocess.run(
-                ["git", "-C", str(root), "show", f"{commit}:{relpath}"],
-                capture_output=True, timeout=30, check=False,
-            )  # fmt: skip
-            if blob.returncode == 0:
-                hashes.add(hashlib.sha256(blob.stdout).hexdigest())
-    except (OSError, subprocess.SubprocessError):
-        pass  # no git: only today's version is known
-    return hashes
 
 
 def _close(a: float, b: float) -> bool:
@@ -173,7 +149,7 @@ def validate(paths: list[Path], root: Path = ROOT) -> list[str]:
             for key, entry in session["entries"].items():
                 relpath = f"snippets/{entry['snippet']}.py"
                 if relpath not in hash_cache:
-                    hash_cache[relpath] = known_snippet_hashes(relpath, root)
+                    hash_cache[relpath] = snippet_versions.known_hashes(relpath, root)
                 if entry["snippet_sha256"] not in hash_cache[relpath]:
                     problems.append(
                         f"{where}.entries[{key!r}].snippet_sha256: matches no version of "
