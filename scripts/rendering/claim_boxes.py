@@ -24,8 +24,6 @@ from scripts.findings.claim_rows import Row
 from scripts.findings.pairs import Findings
 from scripts.rendering import names, stack_verdicts
 
-MARKS = {outcomes.SUPPORTED: "✓", outcomes.INCONCLUSIVE: "?", outcomes.CONTRADICTED: "✗"}
-
 
 def legend(views: list[dict]) -> str:
     """What the marks mean, what to do with '?', and the key to the machines' short names."""
@@ -45,8 +43,7 @@ def legend(views: list[dict]) -> str:
 
 
 def cell(row: Row) -> str:
-    found = row.found
-    return f"{names.speedup(found.point, found.low, found.high)} {MARKS[row.outcome]}"
+    return stack_verdicts.words(row)
 
 
 def evidence_table(evidence: dict, mine: list[Row], stacks: list[str]) -> list[str]:

@@ -12,7 +12,7 @@ from scripts.core.catalog import ROOT
 from scripts.core.claims import claim_order, compared, short_name
 from scripts.core.stack_changes import Cause
 from scripts.findings.pairs import Findings
-from scripts.rendering import stack_verdicts
+from scripts.rendering import names, stack_verdicts
 
 OUTPUT = "stack-changes.md"
 NOT_FOUND = "cause not found"
@@ -94,7 +94,7 @@ def render(
         variant, baseline = (short_name(evidence[k]) for k in ("variant", "baseline"))
         claim = move.before.claim
         lines.append(
-            f"| [{claim['id']}]({claim['page']}) | {move.before.description} "
+            f"| [{claim['id']}]({claim['page']}) | {names.machine(move.before.machine)} "
             f"| {compared(evidence, variant, baseline)} "
             f"| {figure_cell(move.before)} | {figure_cell(move.after)} "
             f"| {cause_words(by_key.get(move.key))} |"
@@ -103,7 +103,7 @@ def render(
 
 
 def figure_cell(figure: stack_verdicts.Figure) -> str:
-    return f"{stack_verdicts.stack_link(figure.stack)}: {figure.words()}"
+    return f"{stack_verdicts.stack_link(figure.stack)}: {stack_verdicts.words(figure)}"
 
 
 def cause_words(cause: Cause | None) -> str:

@@ -10,7 +10,7 @@ from scripts.core import measured_stacks
 from scripts.core.catalog import ROOT
 from scripts.core.claims import compared, short_name
 from scripts.findings.pairs import Findings
-from scripts.rendering import stack_verdicts
+from scripts.rendering import names, stack_verdicts
 
 OUTPUT_DIR = "stacks"  # docs/_generated/stacks/<page>.md
 
@@ -74,11 +74,16 @@ def machine_table(found: list[stack_verdicts.Figure], machine: str, stacks: list
     if not mine:
         return f"No claim on this page is measured on machine `{machine}` with these stacks."
     header = "| Claim | Compared | " + " | ".join(f"`{s}`" for s in stacks) + " |"
-    lines = [f"**On {mine[0].description}:**", "", header, "|---|---|" + "---|" * len(stacks)]
+    lines = [
+        f"**On {names.machine(mine[0].machine)}:**",
+        "",
+        header,
+        "|---|---|" + "---|" * len(stacks),
+    ]
     for group in stack_verdicts.grouped(mine).values():
         first = group[0]
         variant, baseline = (short_name(first.evidence[k]) for k in ("variant", "baseline"))
-        by_stack = {figure.stack: figure.words() for figure in group}
+        by_stack = {figure.stack: stack_verdicts.words(figure) for figure in group}
         cells = [by_stack.get(stack, "not measured") for stack in stacks]
         lines.append(
             f"| {first.claim['id']} | {compared(first.evidence, variant, baseline)} | "

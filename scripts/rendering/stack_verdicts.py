@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scripts.core import measured_stacks
+from scripts.core import measured_stacks, outcomes
 from scripts.core.catalog import ROOT
 from scripts.findings import claim_rows, stack_moves
 from scripts.findings.pairs import Findings
+from scripts.rendering import names
 
 RESULTS_PAGE = "results.md"
 
@@ -29,6 +30,15 @@ def figures(
     claim-file order, then evidence, machine and stack order."""
     findings = findings or Findings(stack_data)
     return claim_rows.rows(claim_list, findings, stack_data, root)
+
+
+MARKS = {outcomes.SUPPORTED: "✓", outcomes.INCONCLUSIVE: "?", outcomes.CONTRADICTED: "✗"}
+
+
+def words(row: Figure) -> str:
+    """'1.17× (1.05–1.31) ✓': a row's speed-up, long-run interval and mark."""
+    found = row.found
+    return f"{names.speedup(found.point, found.low, found.high)} {MARKS[row.outcome]}"
 
 
 def moved(a: Figure, b: Figure) -> bool:
