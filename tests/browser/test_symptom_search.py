@@ -72,6 +72,114 @@ VARIANTS = [
     ),
     ("random-integers-fail-on-gpu", "INVALID_ARGUMENT: minval must be 0-D, got shape [3]"),
     ("illegal-hardware-instruction", "zsh: illegal hardware instruction  python3"),
+    # Issue 39: the packages and layers around TensorFlow, each with a reader's own path,
+    # version, address, tensor, operation or class in place of the report's.
+    (
+        "numpy-could-not-build-wheels-pep517",  # another report ends the line with a full stop
+        "ERROR: Could not build wheels for numpy which use PEP 517 and cannot be installed"
+        " directly.",
+    ),
+    (
+        "no-matching-distribution-tensorflow-macos",
+        "ERROR: No matching distribution found for tensorflow-macos==2.15.0",
+    ),
+    (
+        "cannot-convert-symbolic-tensor-to-numpy",
+        "NotImplementedError: Cannot convert a symbolic Tensor (lstm/strided_slice:0) to a numpy"
+        " array. This error may indicate that you're trying to pass a Tensor to a NumPy call,"
+        " which is not supported",
+    ),
+    (
+        "protobuf-cannot-import-name-builder",
+        "ImportError: cannot import name 'builder' from 'google.protobuf.internal'"
+        " (/Users/me/miniforge3/envs/tf/lib/python3.10/site-packages/google/protobuf/internal/"
+        "__init__.py)",
+    ),
+    (
+        "protobuf-fatal-exception-abort",
+        "libc++abi: terminating due to uncaught exception of type"
+        " google::protobuf::FatalException: CHECK failed: file != nullptr:",
+    ),
+    (
+        "op-type-not-registered-tensorflow-text",
+        "Op type not registered 'SentencepieceOp' in binary running on Johns-MacBook-Pro.local."
+        " Make sure the Op and Kernel are registered in the binary running in this process.",
+    ),
+    (
+        "tensorflow-io-plugins-not-loaded",
+        "/Users/me/venv-tf/lib/python3.11/site-packages/tensorflow_io/python/ops/__init__.py:98:"
+        " UserWarning: unable to load libtensorflow_io_plugins.so: unable to open file:"
+        " libtensorflow_io_plugins.so, from paths: ['/Users/me/venv-tf/lib/python3.11/"
+        "site-packages/tensorflow_io/python/ops/libtensorflow_io_plugins.so']",
+    ),
+    (
+        "mpsgraph-adam-update-unrecognized-selector",
+        "2022-01-05 09:12:41.101 python[1234:56789] -[MPSGraph adamUpdateWithLearningRateTensor:"
+        "beta1Tensor:beta2Tensor:epsilonTensor:beta1PowerTensor:beta2PowerTensor:valuesTensor:"
+        "momentumTensor:velocityTensor:maximumVelocityTensor:gradientTensor:name:]:"
+        " unrecognized selector sent to instance 0x600003a1c000",
+    ),
+    (
+        "malloc-pointer-being-freed-was-not-allocated",
+        "malloc: *** error for object 0x16b0c8a40: pointer being freed was not allocated",
+    ),
+    (
+        "xla-compile-on-demand-no-registered-platform",
+        "W tensorflow/core/framework/op_kernel.cc:1840] OP_REQUIRES failed at"
+        " xla_compile_on_demand_op.cc:290 : NOT_FOUND: could not find registered platform with"
+        " id: 0x10f6a2c80",
+    ),
+    (
+        "tflite-mlc-op-neither-custom-nor-flex",
+        "/Users/me/tensorflow_macos_venv/lib/python3.8/site-packages/tensorflow/python/framework/"
+        "func_graph.py:590:0: error: 'tf.MLCMatMul' op is neither a custom op nor a flex op",
+    ),
+    (
+        "keras-decay-is-deprecated",
+        "ValueError: decay is deprecated in the new Keras optimizer, please check the docstring"
+        " for valid arguments, or use the legacy optimizer, e.g., tf.keras.optimizers.legacy.SGD.",
+    ),
+    ("keras-argument-not-recognized-lr", "ValueError: Argument(s) not recognized: {'lr': 0.001}"),
+    (
+        "keras-3-file-format-not-supported",
+        "ValueError: File format not supported: filepath=/Users/me/models/my_model. Keras 3 only"
+        " supports V3 `.keras` files and legacy H5 format files (`.h5` extension).",
+    ),
+    (
+        "keras-set-optimizer-legacy-instance",
+        "ValueError: Please set your optimizer as an instance of"
+        " `tf.keras.optimizers.legacy.Optimizer`, e.g., `tf.keras.optimizers.legacy.SGD`.Received"
+        " optimizer type: <class 'keras.optimizers.optimizer_experimental.adam.Adam'>.",
+    ),
+]
+
+# Lines exactly as the page shows them that Lunr.js's query syntax or its prefix expansion
+# defeated before docs/javascripts/paste_search.js: a path's "__init__.py:98:" read as a field
+# (no search at all), a leading "-[MPSGraph" that excludes its own section, "[2]" expanded to a
+# word the index does not hold (the worker threw).
+PAGE_LINES_LUNR_DEFEATED = [
+    (
+        "tensorflow-io-plugins-not-loaded",
+        "/Users/sepi/opt/miniconda3/envs/tensorflow/lib/python3.10/site-packages/tensorflow_io/"
+        "python/ops/__init__.py:98: UserWarning: unable to load libtensorflow_io_plugins.so:"
+        " unable to open file: libtensorflow_io_plugins.so, from paths: ['/Users/sepi/opt/"
+        "miniconda3/envs/tensorflow/lib/python3.10/site-packages/tensorflow_io/python/ops/"
+        "libtensorflow_io_plugins.so']",
+    ),
+    (
+        "mpsgraph-adam-update-unrecognized-selector",
+        "2021-11-10 15:09:53.336 python[77750:5229041] -[MPSGraph adamUpdateWithLearningRateTensor:"
+        "beta1Tensor:beta2Tensor:epsilonTensor:beta1PowerTensor:beta2PowerTensor:valuesTensor:"
+        "momentumTensor:velocityTensor:maximumVelocityTensor:gradientTensor:name:]: unrecognized"
+        " selector sent to instance 0x15e61f2c0",
+    ),
+    (
+        "tflite-mlc-op-neither-custom-nor-flex",
+        "Exception: /Users/bmellinger11/tensorflow_macos_venv/lib/python3.8/site-packages/"
+        "tensorflow/python/framework/func_graph.py:590:0: error: 'tf.MLCMatMul' op is neither a"
+        " custom op nor a flex op",
+    ),
+    ("random-integers-fail-on-gpu", "INVALID_ARGUMENT: minval must be 0-D, got shape [2]"),
 ]
 
 
@@ -96,6 +204,12 @@ def test_each_variant_keeps_its_entrys_fixed_part_and_differs_from_the_example()
         assert variant not in symptoms.message_lines(entry), (entry_id, variant)
 
 
+def test_the_lines_lunr_defeated_are_the_pages_own():
+    entries = {entry["id"]: entry for entry in symptoms.load()["symptoms"]}
+    for entry_id, line in PAGE_LINES_LUNR_DEFEATED:
+        assert line in symptoms.message_lines(entries[entry_id]), (entry_id, line)
+
+
 def settled_results(page) -> list[str]:
     """The result links once the list stops changing."""
     read = "() => [...document.querySelectorAll('.md-search-result__list a')].map(a => a.href)"
@@ -108,12 +222,13 @@ def test_search_finds_the_symptom_for_an_exact_error(page, base_url, entry_id, m
 
 
 def test_search_finds_the_symptom_for_the_readers_own_version_of_it(page, base_url):
-    """Every variant in one page, the search cleared between them, so the site's index is
-    built once (following a result to its section is checked with the exact messages)."""
+    """Every variant, and every page line Lunr.js defeated, in one page, the search cleared
+    between them, so the site's index is built once (following a result to its section is
+    checked with the exact messages)."""
     page.goto(base_url)
     search = page.locator(".md-search__input")
     search.click()
-    for number, (entry_id, message) in enumerate(VARIANTS):
+    for number, (entry_id, message) in enumerate(VARIANTS + PAGE_LINES_LUNR_DEFEATED):
         # The first message is typed whole, as in search_and_follow (the index may still be
         # loading); once it has found its entry the index is ready, and the others are put in
         # at once with their last character typed, one search each instead of one per key.
