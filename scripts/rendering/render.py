@@ -83,7 +83,7 @@ def render_all(
     ]
     causes = stack_changes.load() if causes is None else causes
     files: dict[str, str] = {
-        "machines.md": tables.machines_table(all_data),
+        "machines.md": tables.machines_table(all_data, stack_data),
         "results/measured.md": results_page.measured_section(all_data, root),
         "results/reported.md": results_page.reported_section(reference),
         "results/downloads.md": published_data.download_links(raw_data),
