@@ -11,11 +11,13 @@ import pytest
 from scripts.core import claims, measured_stacks, provenance, stack_changes
 from scripts.core import store as results
 from scripts.rendering import (
+    claim_boxes,
     render,
     results_page,
     stack_changes_page,
     stack_comparison,
     stack_matrix,
+    stack_verdicts,
 )
 
 NEW_STACK = "tf221-keras3"
@@ -228,3 +230,28 @@ def test_committed_causes_are_for_claims_that_moved(committed_files):
 def block(fragment: str, claim_id: str) -> str:
     """One claim's admonition from a page's claims fragment."""
     return fragment.split(f'"{claim_id}: ')[1].split("\n!!! ")[0]
+
+
+@pytest.mark.parametrize(
+    "verdicts, words",
+    [
+        (
+            ("supported", "contradicted"),
+            "is supported on [`a`](results.md#stack-a) but contradicted on [`b`]",
+        ),
+        (
+            ("inconclusive", "contradicted", "inconclusive"),
+            "is inconclusive on [`a`](results.md#stack-a), contradicted on "
+            "[`b`](results.md#stack-b) and inconclusive on [`c`](results.md#stack-c).",
+        ),
+    ],
+)
+def test_the_differs_sentence_reads_as_one_list_for_three_stacks(verdicts, words):
+    """Three stacks' verdicts make one list, not 'X but Y but Z' (the mac-advice review's C4)."""
+    evidence = {"variant": "feeding/feeding:fit", "baseline": "feeding/feeding:loop"}
+    figures = [
+        stack_verdicts.Figure({"id": "C0"}, evidence, "m", "Machine M", stack, None, verdict)
+        for stack, verdict in zip("abc", verdicts, strict=False)
+    ]
+    sentence = claim_boxes.differs_sentence(figures)
+    assert words in sentence and sentence.count(" but ") == (len(verdicts) == 2)

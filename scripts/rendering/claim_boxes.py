@@ -90,6 +90,13 @@ def measured_words(data: dict, evidence: dict, ratio: float, root: Path = ROOT) 
     return words
 
 
+def listed(parts: list[str]) -> str:
+    """'A but B' for two verdicts, 'A, B and C' for more (one 'but' reads as a contrast of two)."""
+    if len(parts) <= 2:
+        return " but ".join(parts)
+    return f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
 def differs_sentence(figures: list[stack_verdicts.Figure]) -> str | None:
     """One sentence naming each machine where one claim's verdict differs between stacks,
     or None where the stacks agree (or only one is measured)."""
@@ -99,8 +106,8 @@ def differs_sentence(figures: list[stack_verdicts.Figure]) -> str | None:
             continue
         first = group[0]
         variant, baseline = (short_name(first.evidence[k]) for k in ("variant", "baseline"))
-        verdicts = " but ".join(
-            f"{figure.verdict} on {stack_verdicts.stack_link(figure.stack)}" for figure in group
+        verdicts = listed(
+            [f"{figure.verdict} on {stack_verdicts.stack_link(figure.stack)}" for figure in group]
         )
         parts.append(
             f"on {first.description}, {compared(first.evidence, variant, baseline)} is {verdicts}"
