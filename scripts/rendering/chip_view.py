@@ -117,7 +117,7 @@ def apple_script_runs(sources: list[dict]) -> list[str]:
     chip or source, so the one program that many readers ran can be compared across chips."""
     lines = [
         f"Every row labelled as a run of {APPLE_SCRIPT} (ResNet50, weights=None, on CIFAR-100"
-        " at 32×32), chip by chip; the batch size, the epochs and the software differ between"
+        " at 32×32), chip by chip. The batch size, the epochs and the software differ between"
         " sources:",
         "",
         "| Chip | Hardware | Workload | Batch | Result as published | Source |",
