@@ -175,3 +175,15 @@ def test_the_figures_stay_out_of_the_site_search(built_site):
     assert "Pick your Mac's chip" in text  # the page's own prose is searchable
     assert chip_view.GAPS.format(chip="M1") not in text
     assert "Result as published" not in text
+
+
+def test_a_gap_is_a_factor_with_no_figure_in_the_boxes_not_one_never_published():
+    """The panels hold the factor pages' "Reported by others" boxes only, and the page says the
+    factor pages cite other figures in their text: so the generated gap wording names the
+    boxes, as the page's own text does, and never claims that nothing was published."""
+    boxes = f'"{reference_figures.TITLE.split(",")[0]}" boxes'
+    assert boxes in chip_view.GAPS
+    rendered = chip_view.render(SOURCES)
+    assert "no published figure" not in rendered
+    assert f"(a dash is a gap: no figure in the factor pages' {boxes}):" in rendered
+    assert boxes in (ROOT / "docs" / "chips.md").read_text(encoding="utf-8")

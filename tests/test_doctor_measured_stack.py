@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from scripts.core import stack_match
 from scripts.doctor import report, rules
 from scripts.doctor.rules_measured_stack import check_measured_stack
-from tests.test_doctor_rules import LINUX_TF, linux
+from tests.test_doctor_rules import LINUX_TF, linux, mac_with
 
 SITE = "https://example-owner.github.io/tf-guide/"
 
@@ -77,3 +78,38 @@ def test_the_link_to_the_stacks_verdicts_is_shown_on_a_pass():
 def test_other_passing_checks_still_show_no_see_line():
     text = report.to_text(rules.run_all(linux()))
     assert text.count("see:") == 1  # the measured stack's only: linux() has no WARN or FAIL
+
+
+LINUX_ONLY = "measured on Linux CPUs only (no Mac has run the snippets)"
+
+
+def test_a_mac_reader_is_told_the_verdicts_come_from_linux_cpus():
+    """Every session of every measured stack ran on Linux CPUs (data/measured_stacks.yml's
+    mac_measured, held to results/ in tests/test_measured_stacks.py): on a Mac, the line says so
+    (the mac-advice review's I7), and on Linux it has no need to."""
+    on_mac = check_measured_stack(mac_with("2.16.2", "1.1.0"))
+    assert "the guide's measured stack tf216-keras3" in on_mac.found
+    assert on_mac.found.endswith(LINUX_ONLY), on_mac.found
+    assert LINUX_ONLY not in check_measured_stack(legacy()).found
+
+
+def test_a_mac_stack_a_mac_has_measured_is_not_called_linux_only(monkeypatch):
+    # what the data file will say once a Mac's results are in
+    measured = tuple(replace(stack, mac_measured=True) for stack in stack_match.load())
+    monkeypatch.setattr(stack_match, "load", lambda *args: measured)
+    assert LINUX_ONLY not in check_measured_stack(mac_with("2.16.2", "1.1.0")).found
+
+
+def test_another_keras_minor_is_named_beside_the_stack_it_matched():
+    """The match ignores the Keras minor: Keras 3.5 with TensorFlow 2.16 is tf216-keras3,
+    which was measured with Keras 3.10, so the line names both."""
+    check = check_measured_stack(
+        linux(
+            packages={"tensorflow-cpu": "2.16.2", "keras": "3.5.0"},
+            tf=replace(LINUX_TF, keras_module="keras._tf_keras.keras", keras_version="3.5.0"),
+        )
+    )
+    assert "tf216-keras3" in check.found
+    assert "measured with Keras 3.10.0, not 3.5.0" in check.found
+    same = check_measured_stack(linux(packages={"tensorflow-cpu": "2.16.2", "keras": "3.10.0"}))
+    assert "measured with" not in same.found

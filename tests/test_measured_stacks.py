@@ -116,3 +116,20 @@ def test_make_test_builds_every_stack_that_has_its_own_environment(root, monkeyp
     assert re.search(r"^test: .*\bstack-envs\b", makefile, re.MULTILINE)
     assert "scripts.stack_env --all" in makefile
     assert stack_env.main(["no-such-stack"]) == 2
+
+
+def test_mac_measured_says_what_the_results_files_hold(committed_files):
+    """mac_measured is true exactly where a Mac's results file has a session of the stack; while
+    it is false, every session of the stack ran on a Linux CPU with no GPU, which is what the
+    doctor tells a Mac reader (scripts/doctor/rules_measured_stack.py)."""
+    for stack in measured_stacks.load():
+        machines = [
+            data["machine"]
+            for data in committed_files
+            if any(session["stack"] == stack.id for session in data["sessions"])
+        ]
+        assert stack.mac_measured == any(m["os"] == "Darwin" for m in machines), stack.id
+        if not stack.mac_measured:
+            assert machines, f"{stack.id}: no results file has a session of it"
+            for m in machines:
+                assert m["os"] == "Linux" and m["tf_devices"] == ["CPU:0"], (stack.id, m["id"])

@@ -7,6 +7,7 @@ Standard library only: the doctor imports this module.
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 
@@ -112,6 +113,13 @@ def metal_installs(metal: str | None, python: str | None, data: dict | None = No
     if span is None or not python:
         return span is not None
     return _python_in(span[0], span[1], python)
+
+
+def pinned_version(stack: dict, package: str) -> str | None:
+    """The version the stack's install lines pin for a package ("tensorflow==2.15.0" gives
+    2.15.0), or None where they leave it unpinned or do not install it."""
+    found = re.search(rf'"{re.escape(package)}==([^"*]+)"', " ".join(stack["install"]))
+    return found.group(1) if found else None
 
 
 def install_command(stack: dict) -> str:

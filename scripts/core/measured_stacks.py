@@ -23,7 +23,7 @@ DEFAULT = "tf216-keras3"  # the stack `make measure` measures when STACK is not 
 LEGACY_KERAS = "TF_USE_LEGACY_KERAS"
 FIELDS = {
     "id": str, "title": str, "why": str, "tensorflow": str, "keras_package": str,
-    "keras": str, "legacy_keras": bool, "environment": str, "mac": str,
+    "keras": str, "legacy_keras": bool, "environment": str, "mac": str, "mac_measured": bool,
 }  # fmt: skip
 
 
@@ -43,6 +43,7 @@ class Stack:
     environment: str  # a virtual environment's directory, relative to the repository
     mac: str  # what the stack is on a Mac, in a line
     lock: str | None = None  # its own lock file, where it has its own environment
+    mac_measured: bool = False  # whether a Mac has measured its snippets (results/)
 
     def interpreter(self, root: Path = project_files.ROOT) -> Path:
         return root / self.environment / "bin" / "python"
@@ -111,7 +112,7 @@ def by_id(stack_id: str, path: Path = STACKS_FILE) -> Stack:
 # --- data/measured_stacks.json: what the doctor and tune read (scripts/core/stack_match.py) ---
 
 PORTABLE_FILE = STACKS_FILE.with_suffix(".json")
-PORTABLE_FIELDS = ("id", "title", "tensorflow", "keras_package", "keras")
+PORTABLE_FIELDS = ("id", "title", "tensorflow", "keras_package", "keras", "mac_measured")
 
 
 def portable(stacks: list[Stack]) -> dict:

@@ -36,6 +36,7 @@ class MeasuredStack:
     tensorflow: str
     keras_package: str
     keras: str
+    mac_measured: bool = False  # whether a Mac has measured it; else its verdicts are Linux CPUs'
 
     @property
     def link(self) -> str:
@@ -90,7 +91,10 @@ def load(path: Path = DATA) -> tuple[MeasuredStack, ...]:
     for number, item in enumerate(listed, 1):
         if not isinstance(item, dict) or not all(isinstance(item.get(f), str) for f in FIELDS):
             raise StackDataError(f"{where}: stack {number}: expected text fields {FIELDS}")
-        stacks.append(MeasuredStack(**{field: item[field] for field in FIELDS}))
+        if not isinstance(item.get("mac_measured"), bool):
+            raise StackDataError(f"{where}: stack {number}: 'mac_measured' must be true or false")
+        fields = {field: item[field] for field in FIELDS}
+        stacks.append(MeasuredStack(**fields, mac_measured=item["mac_measured"]))
     return tuple(stacks)
 
 

@@ -17,7 +17,10 @@ MAC_PYTHONS = ("3.9", "3.10", "3.11", "3.12", "3.13")
 LINUX_PYTHONS = ("3.11", "3.12")
 PINNED = re.compile(r'"([A-Za-z0-9_.-]+)==([^"*]+)"')
 # The Keras 3 a faked Mac holds beside TensorFlow 2.16 or later (the project measures with it),
-# and the newest TensorFlow, for the CPU stack on Python 3.13 where 2.16 has no wheel.
+# and a TensorFlow for the CPU stack on Python 3.13, where 2.16 has no wheel: 2.20.0, one of the
+# two with macOS arm64 wheels for 3.13 (pip index, 2026-11-29: 2.21.0 and 2.20.0). It is not the
+# newest: `pip install tensorflow` gives 2.21.0 there. Moving it changes the faked machines, so
+# the commands record (make commands-record) must be refreshed with it.
 KERAS_3 = "3.10.0"
 NEWEST_TF = "2.20.0"
 PLUGIN_ERROR = "NotFoundError: dlopen(libmetal_plugin.dylib): Symbol not found"

@@ -316,6 +316,10 @@ def check_stack(f: Facts) -> Check:
         )
     if which == "tf-keras" and import_keras_note(f):
         notes.append("write tf.keras or `import tf_keras as keras`: `import keras` is Keras 3")
+    pinned = mac_stacks.pinned_version(stack, "tensorflow")
+    if pinned and not same_version(pinned, tf):
+        # Matched by minor: TensorFlow 2.15.1 is the 2.15 stack, but not the build it pins.
+        what += f" by its minor version (it pins TensorFlow {pinned}, not {tf})"
     return Check(
         name,
         Status.PASS,

@@ -5,7 +5,8 @@ and on the Keras that tf.keras loads, or none of them, with the nearest one."""
 from __future__ import annotations
 
 from scripts.core import stack_match
-from scripts.doctor.checks import Check, Status, keras_in_use, tf_version
+from scripts.core.compatibility import minor
+from scripts.doctor.checks import Check, Status, is_mac, keras_in_use, tf_version
 from scripts.doctor.facts import Facts
 
 NAME = "measured stack"
@@ -43,7 +44,21 @@ def check_measured_stack(f: Facts) -> Check:
             f"({ids}); nearest: {found.nearest.id}"
         )
     text += f" ({found.nearest.title}); its verdicts are on the results page"
+    text += measured_how(f, found, package, version)
     return Check(NAME, Status.PASS, text, guide=found.nearest.link, note=import_keras_note(f, tf))
+
+
+def measured_how(f: Facts, found: stack_match.Match, package: str, version: str) -> str:
+    """What the verdicts were measured with, where a reader could take them for their own: the
+    stack's Keras when it is another minor than the reader's (the match ignores the minor), and
+    Linux CPUs when a Mac reads a stack no Mac has measured."""
+    parts = []
+    if found.stack and minor(version) != minor(found.stack.keras):
+        label = "tf-keras" if package == "tf-keras" else "Keras"
+        parts.append(f"with {label} {found.stack.keras}, not {version}")
+    if is_mac(f) and not found.nearest.mac_measured:
+        parts.append("on Linux CPUs only (no Mac has run the snippets)")
+    return f", measured {' and '.join(parts)}" if parts else ""
 
 
 def import_keras_note(f: Facts, tf: str) -> str | None:

@@ -24,7 +24,10 @@ EVERY = "every"
 # Out of the site search, as every published-figure table is: the search plugin ends an
 # excluded element at the first closing tag of its kind, so each nested div carries the mark.
 NOT_SEARCHED = "data-search-exclude"
-GAPS = "Gaps, factors with no published figure found for the {chip}:"
+# The chip panels show the factor pages' "Reported by others" boxes only, so a gap is a factor
+# without a figure there; a factor page's own text may still cite one (docs/chips.md says which).
+BOXES = 'the factor pages\' "Reported by others" boxes'
+GAPS = f"Gaps, factors with no figure for the {{chip}} in {BOXES}:"
 # Apple's tensorflow-metal test script (ResNet50 on CIFAR-100), run by several sources on
 # several chips: one workload, so the overview also lists its runs side by side.
 APPLE_SCRIPT = "Apple's test script"
@@ -110,11 +113,12 @@ def panel(chip: str, found: dict) -> list[str]:
 
 
 def apple_script_runs(sources: list[dict]) -> list[str]:
-    """One table of every run of Apple's test script, whatever the chip or source, so the
-    one program that many readers ran can be compared across chips."""
+    """One table of every row whose workload is labelled as Apple's test script, whatever the
+    chip or source, so the one program that many readers ran can be compared across chips."""
     lines = [
-        f"Every run of {APPLE_SCRIPT} (ResNet50, weights=None, on CIFAR-100 at 32×32), chip by"
-        " chip; the batch size and the software differ between sources:",
+        f"Every row labelled as a run of {APPLE_SCRIPT} (ResNet50, weights=None, on CIFAR-100"
+        " at 32×32), chip by chip. The batch size, the epochs and the software differ between"
+        " sources:",
         "",
         "| Chip | Hardware | Workload | Batch | Result as published | Source |",
         "|---|---|---|---:|---:|---|",
@@ -148,7 +152,7 @@ def render(sources: list[dict]) -> str:
     lines += [
         f'<div class="chip-panel" id="chip-panel-{EVERY}" markdown {NOT_SEARCHED}>',
         "",
-        "Figures per chip and factor (a dash is a gap: no published figure found):",
+        f"Figures per chip and factor (a dash is a gap: no figure in {BOXES}):",
         "",
         *overview(found),
         "",

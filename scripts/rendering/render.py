@@ -86,7 +86,7 @@ def render_all(
     # Every speed-up, interval and outcome the pages show is decided once, here.
     findings = Findings([*all_data, *stack_data])
     files: dict[str, str] = {
-        "machines.md": tables.machines_table(all_data),
+        "machines.md": tables.machines_table(all_data, stack_data),
         "results/measured.md": results_page.measured_section(all_data, root, findings),
         "results/reported.md": results_page.reported_section(reference),
         "results/downloads.md": published_data.download_links(raw_data),

@@ -39,12 +39,14 @@ def matrix(stack_data: list[dict]) -> str:
 
 
 def cell(sessions: list[dict]) -> str:
-    """'3 sessions, latest 2026-11-27', or 'not measured'."""
+    """'3 sessions (2 marked noisy), latest 2026-11-27', or 'not measured'."""
     if not sessions:
         return "not measured"
     count = len(sessions)
     latest = max(session["id"] for session in sessions)[:10]
-    return f"{count} session{'s' if count != 1 else ''}, latest {latest}"
+    marked = sum(1 for session in sessions if session["marked_noisy"])
+    noisy = f" ({marked} marked noisy)" if marked else ""
+    return f"{count} session{'s' if count != 1 else ''}{noisy}, latest {latest}"
 
 
 def verdicts(

@@ -255,13 +255,21 @@ def session_count_words(sessions: list[dict]) -> str:
     return f"{len(sessions)} ({days} day{'s' if days != 1 else ''}{noisy})"
 
 
-def machines_table(all_data: list[dict]) -> str:
+def machines_table(all_data: list[dict], stack_data: list[dict] | None = None) -> str:
+    """One row per results file (all_data: a view of each). The Sessions column counts every
+    session the file keeps, of every stack: stack_data holds a view per stack
+    (store.stack_views); without it, the sessions of all_data's views are counted."""
     lines = [
-        "| Machine | OS | Cores | RAM | TensorFlow devices | Sessions | Results file |",
+        "| Machine | OS | Cores | RAM | TensorFlow devices | Sessions (all stacks) "
+        "| Results file |",
         "|---|---|---|---|---|---|---|",
     ]
+    kept: dict[str, list[dict]] = {}
+    for view in all_data if stack_data is None else stack_data:
+        kept.setdefault(view["machine"]["id"], []).extend(view.get("sessions", []))
     for data in all_data:
         m = data["machine"]
+        sessions = kept.get(m["id"], [])
         cores = f"{m['physical_cores'] or '?'} physical / {m['logical_cores']} logical"
         if m.get("performance_cores"):
             cores += f" ({m['performance_cores']}P+{m['efficiency_cores']}E)"
@@ -269,6 +277,6 @@ def machines_table(all_data: list[dict]) -> str:
         devices = ", ".join(m.get("tf_devices") or []) or "?"
         lines.append(
             f"| {m['description']} | {m['os_version']} | {cores} | {ram} | {devices} "
-            f"| {session_count_words(data.get('sessions', []))} | `results/{m['id']}.json` |"
+            f"| {session_count_words(sessions)} | `results/{m['id']}.json` |"
         )
     return "\n".join(lines) + "\n"

@@ -1,0 +1,36 @@
+"""The doctor's mac stack line matches TensorFlow by minor version, and says so where the
+install is not the version the stack pins: TensorFlow 2.15.1 is the 2.15 stack's minor but a
+different build from the 2.15.0 it pins (data/mac_stacks.json), so its PASS must not read as
+that stack's exact install (the mac-advice review's C6)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scripts.core import mac_stacks
+from scripts.doctor import rules
+from scripts.doctor.checks import Status
+from tests.test_doctor_rules import mac_with
+
+
+def keras2_mac(tf: str):
+    """A Mac with Apple's Keras 2 of TensorFlow's minor and tensorflow-metal 1.1.0."""
+    return mac_with(tf, "1.1.0", keras=f"{tf.rsplit('.', 1)[0]}.0")
+
+
+def test_the_pin_is_read_from_the_stacks_install_line():
+    stacks = {stack["id"]: stack for stack in mac_stacks.load()["stacks"]}
+    assert mac_stacks.pinned_version(stacks["tf215-keras2-metal110"], "tensorflow") == "2.15.0"
+    assert mac_stacks.pinned_version(stacks["tf215-keras2-metal110"], "tensorflow-metal") == (
+        "1.1.0"
+    )
+    unpinned = {"install": ["python -m pip install tensorflow"]}
+    assert mac_stacks.pinned_version(unpinned, "tensorflow") is None
+
+
+@pytest.mark.parametrize("tf, says", [("2.15.0", False), ("2.15.1", True)])
+def test_another_patch_of_a_listed_stack_is_named_as_matched_by_minor(tf, says):
+    check = rules.check_stack(keras2_mac(tf))
+    assert check.status is Status.PASS, check
+    assert "TensorFlow 2.15.0 +" in check.found
+    assert ("by its minor version (it pins TensorFlow 2.15.0, not 2.15.1)" in check.found) is says
