@@ -25,6 +25,7 @@ from scripts.core import pooling, sittings, stats, variance_strata
 from scripts.core import store as results
 
 SCHEMES = ("sitting", "forward")
+FILES = "files"  # the stratum shown apart (data/variance_strata.yml)
 TARGET = 0.90  # coverage of the nominal 95% band the method must reach (issue 34)
 TARGET_LOW = 0.85  # and the lower end of its cluster-bootstrap interval
 BOOTSTRAP_DRAWS = 4000
@@ -92,6 +93,8 @@ class ViewSittings:
 
 @dataclass(frozen=True)
 class Calibration:
+    """Every check of both schemes (and the before row's), and the sittings each view has."""
+
     checks: tuple[Check, ...]
     views: tuple[ViewSittings, ...]
     descriptions: dict[str, str]  # machine id -> description, as the views gave it
@@ -134,9 +137,6 @@ class Calibration:
 
     def stacks(self) -> list[str]:
         return list(dict.fromkeys(v.stack for v in self.views))
-
-
-FILES = "files"  # the stratum shown apart (data/variance_strata.yml)
 
 
 def cluster_coverage(checks: list[Check]) -> Coverage:
@@ -234,21 +234,19 @@ def _checks_of(
                 )
             )
             if scheme == "sitting":
-                found += _before(view, pair, baseline_key, variant_key, own.point, common)
+                matched = {r.session for r in ratios}
+                found += _before(view, matched, baseline_key, variant_key, own.point, common)
     return found
 
 
-def _before(view, pair, baseline_key, variant_key, point, common) -> list[Check]:
-    """The held-back point against each kept session's own round interval (stats), as the
-    pages read one session before sessions were pooled."""
+def _before(view, matched, baseline_key, variant_key, point, common) -> list[Check]:
+    """The held-back point against the round interval (stats) of each kept session that
+    pooling matched to it, as the pages read one session before sessions were pooled."""
     found = []
     for session in view["sessions"]:
-        other = [session["entries"].get(k) for k in (baseline_key, variant_key)]
-        if any(
-            e is None or e["snippet_sha256"] != p["snippet_sha256"]
-            for e, p in zip(other, pair, strict=True)
-        ):
+        if session["id"] not in matched:
             continue
+        other = [session["entries"][baseline_key], session["entries"][variant_key]]
         _, low, high = stats.entry_speedup(other[0], other[1])
         if low is not None:
             inside = low <= point <= high
