@@ -203,6 +203,17 @@ def test_without_other_sittings_one_session_rests_on_its_rounds_and_says_so():
     assert widened.new_high / widened.new_low > pooled.new_high / pooled.new_low
 
 
+def test_a_spread_from_fewer_degrees_of_freedom_than_the_prior_counts_for_what_it_has():
+    """One other pair with two sittings (1 df) cannot count as four sittings' worth: the
+    band then takes t at 1 df. In simulated worlds where one files pair had two sittings,
+    counting it as four covered 88% (long-run) and 89% (band); counting it as one, 97% and 98%."""
+    single = [pooling.SessionRatio(1.5, 0.0004, "a")]
+    thin, broad = (pooling.Spread(tau2=0.01, groups=g, df=g) for g in (1, 40))
+    assert pooling.pool(single, thin).df == 1 and pooling.pool(single, broad).df == pooling.PRIOR_DF
+    half = math.log(pooling.pool(single, thin).new_high / 1.5)
+    assert half == pytest.approx(pooling.t_quantile(0.975, 1) * math.sqrt(0.01 + 0.0004 + 0.0104))
+
+
 def test_sessions_of_one_sitting_count_as_one():
     """Two sessions of one sitting narrow the long-run interval only through their rounds;
     the same two sessions from two sittings narrow it by the between-sitting spread too."""

@@ -37,6 +37,7 @@ from scripts.core import sittings, software_stack, stats, variance_strata
 # for against one pair's own sessions. Speed-ups differ in how much they move between
 # sessions (a file-cache-bound pipeline more than a matrix product), so the pooled figure is a
 # prior, not the answer: 4 lets a pair's own scatter take over once it has several sessions.
+# A spread pooled from fewer degrees of freedom than that counts for only as many as it has.
 PRIOR_DF = 4
 LEVEL = stats.INTERVAL_LEVEL
 RESAMPLES = stats.BOOTSTRAP_RESAMPLES
@@ -222,7 +223,7 @@ def pool(ratios: list[SessionRatio], spread: Spread | None) -> Pooled:
     centre = statistics.fmean(mean for mean, _ in means)
     sitting_within = statistics.fmean(v for _, v in means)
     session_within = statistics.fmean(r.within for r in ratios)
-    prior_df = PRIOR_DF if spread is not None else 0
+    prior_df = min(PRIOR_DF, spread.df) if spread is not None else 0
     prior = spread.tau2 if spread is not None else 0.0
     own_df = m - 1
     own = max(0.0, _scatter(means)[0] - sitting_within) if m > 1 else 0.0
