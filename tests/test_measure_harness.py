@@ -94,7 +94,7 @@ def test_good_snippet_is_measured_with_provenance(snippets_dir, tmp_path, capsys
     assert data["outputs"]["demo/good"]["text"] == "slow 4.0 ms/run\n"
     out = capsys.readouterr().out
     assert "[1/1]" in out and "Summary" in out and "demo/good:fast" in out
-    assert f"Session {data['sessions'][0]['id']}: " in out and " variants NOISY" in out
+    assert f"Session {data['sessions'][0]['id']}: " in out and " variants spread over 10%" in out
 
 
 def test_failures_are_named_and_other_results_are_kept(snippets_dir, tmp_path, capsys):

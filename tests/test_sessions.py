@@ -1,5 +1,5 @@
 """Sessions: a run elsewhere joins its machine's file, the stack names what ran, and the
-held-back calibration table shows what pooling.held_back counts."""
+held-back calibration page shows what scripts/findings/calibration.py counts."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import json
 
 import pytest
 
-from scripts.core import plain_text, pooling, software_stack
+from scripts.core import plain_text, software_stack
 from scripts.core import store as results
+from scripts.findings import calibration as held_back
 from scripts.rendering import calibration
 from scripts.results import add_sessions
 
@@ -106,31 +107,18 @@ def test_a_variant_the_latest_version_dropped_leaves_the_view_but_not_its_sessio
     assert all(view["entries"][k]["snippet_sha256"] == "f" * 64 for k in later)
 
 
-def test_the_calibration_table_shows_what_held_back_sessions_give(committed_results):
-    escaped = [plain_text.escaped_results(d) for d in committed_results]
-    table = calibration.table(escaped)
-    machines = [d for d in committed_results if len(d["sessions"]) >= 3]
-    if not machines:
-        assert "No machine has three sessions" in table
-        return
-    compared = inside = 0
-    for data in machines:
-        for session in data["sessions"]:
-            found = pooling.held_back(committed_results, data["machine"]["id"], session["id"])
-            compared += found.compared
-            inside += found.inside
-            if found.compared:
-                assert f"| {session['id']} |" in table
-    assert f"**{calibration.percent(inside, compared)}**" in table
-    met = inside / compared >= calibration.TARGET
-    assert ("met." in table) == met and ("**not met**" in table) == (not met)
-
-
-def test_holding_a_session_back_takes_it_out_of_the_spread_too(committed_results):
-    data = next((d for d in committed_results if len(d["sessions"]) >= 3), None)
-    if data is None:
-        pytest.skip("no machine has three sessions")
-    session = data["sessions"][-1]["id"]
-    with_it = pooling.spread_of(committed_results)
-    without = pooling.spread_of(committed_results, leave_out=(data["machine"]["id"], session))
-    assert without.df < with_it.df
+def test_the_calibration_page_shows_what_the_findings_count(committed_files):
+    views = [plain_text.escaped_results(v) for v in results.stack_views(committed_files)]
+    page = calibration.table(views)
+    found = held_back.calibrate(views)
+    for scheme in held_back.SCHEMES:
+        coverage = found.coverage(scheme)
+        if coverage.compared:
+            assert f"| {calibration.percent(coverage.inside, coverage.compared)} |" in page
+            row = next(
+                line for line in page.splitlines() if calibration.SCHEME_WORDS[scheme] in line
+            )
+            assert row.endswith("| met |") == coverage.meets_target
+    for view in found.views:
+        checkable = "yes" if view.sittings >= 2 else "no: one sitting"
+        assert f"| {view.sittings} | {view.sessions} | {checkable} |" in page

@@ -37,6 +37,7 @@ from scripts.core import sittings, software_stack, stats, variance_strata, workl
 # for against one pair's own sessions. Speed-ups differ in how much they move between
 # sessions (a file-cache-bound pipeline more than a matrix product), so the pooled figure is a
 # prior, not the answer: 4 lets a pair's own scatter take over once it has several sessions.
+# A spread pooled from fewer degrees of freedom than that counts for only as many as it has.
 PRIOR_DF = 4
 LEVEL = stats.INTERVAL_LEVEL
 RESAMPLES = stats.BOOTSTRAP_RESAMPLES
@@ -222,7 +223,7 @@ def pool(ratios: list[SessionRatio], spread: Spread | None) -> Pooled:
     centre = statistics.fmean(mean for mean, _ in means)
     sitting_within = statistics.fmean(v for _, v in means)
     session_within = statistics.fmean(r.within for r in ratios)
-    prior_df = PRIOR_DF if spread is not None else 0
+    prior_df = min(PRIOR_DF, spread.df) if spread is not None else 0
     prior = spread.tau2 if spread is not None else 0.0
     own_df = m - 1
     own = max(0.0, _scatter(means)[0] - sitting_within) if m > 1 else 0.0
@@ -325,54 +326,3 @@ def speedup(
     if not ratios:
         return None
     return pool(ratios, spread_for(view.get("spread"), baseline_key.split(":")[0]))
-
-
-@dataclass(frozen=True)
-class HeldBack:
-    """One held-back session's speed-ups against intervals from the machine's other sessions."""
-
-    machine: str
-    session: str
-    compared: int  # speed-ups the held-back session and at least one other session share
-    inside: int  # of them, inside the pooled new-session interval of the others
-    inside_single: int  # (held-back, other session) pairs inside the other's round interval
-    single_compared: int
-
-
-def held_back(views: list[dict], machine_id: str, session_id: str) -> HeldBack:
-    """Leave one session out: the spread and the intervals come from every other session of
-    every machine, and the held-back session's own speed-ups are counted inside or not. The
-    'single' figures read each other session's own round interval (stats.entry_speedup), as
-    the pages did before pooling."""
-    target = next(v for v in views if v["machine"]["id"] == machine_id)
-    held = next(s for s in target["sessions"] if s["id"] == session_id)
-    gone = frozenset(
-        s["id"] for s in target["sessions"] if sittings.sitting_of(s) == sittings.sitting_of(held)
-    )
-    rest = [s for s in target["sessions"] if s["id"] not in gone]
-    spreads = spread_of(views, leave_out=(machine_id, gone))
-    others = {**target, "sessions": rest, "spread": spreads}
-    compared = inside = single_compared = inside_single = 0
-    for baseline_key, variant_key in _pairs_of({"entries": held["entries"]}):
-        if baseline_key not in held["entries"]:
-            continue
-        pair = [held["entries"][baseline_key], held["entries"][variant_key]]
-        own = session_ratio(pair[0], pair[1], session_id)
-        ratios = session_ratios(others, baseline_key, variant_key, like=pair)
-        if own is None or not ratios:
-            continue
-        pooled = pool(ratios, spread_for(spreads, baseline_key.split(":")[0]))
-        compared += 1
-        inside += pooled.new_low <= own.point <= pooled.new_high
-        for session in rest:
-            other = [session["entries"].get(k) for k in (baseline_key, variant_key)]
-            if any(
-                e is None or not workload.same_workload(e, p)
-                for e, p in zip(other, pair, strict=True)
-            ):
-                continue
-            _, low, high = stats.entry_speedup(other[0], other[1])
-            if low is not None:
-                single_compared += 1
-                inside_single += low <= own.point <= high
-    return HeldBack(machine_id, session_id, compared, inside, inside_single, single_compared)

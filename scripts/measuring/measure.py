@@ -30,7 +30,7 @@ from scripts.core import (
 )
 from scripts.core import store as results
 from scripts.core.rounds import process_rounds
-from scripts.findings import comparison
+from scripts.findings import comparison, noisy
 from scripts.measuring import noise_check
 
 QUICK_RESULTS_DIR = catalog.ROOT / "build" / "quick-results"
@@ -353,18 +353,28 @@ def store_speedups(entries: dict[str, dict]) -> None:
 
 
 def noise_words(data: dict, session_id: str) -> str:
-    """How many of this run's variants were noisy, and whether the session is marked."""
+    """How many of this run's variants were noisier than they usually are on this machine and
+    stack (scripts/findings/noisy.py), and whether that makes the session unusual."""
     session = next((s for s in data["sessions"] if s["id"] == session_id), None)
     if session is None:
         return "This run added no session (nothing was measured)."
+    same_stack = [s for s in data["sessions"] if s["stack"] == session["stack"]]
+    found = noisy.session_noise(same_stack, session_id)
+    if not found.judged:
+        return (
+            f"Session {session_id}: {session['noisy_variants']} of {session['variants']} "
+            "variants spread over 10% (IQR/median). No earlier session of this machine and "
+            "stack says whether that is usual for them."
+        )
     words = (
-        f"Session {session_id}: {session['noisy_variants']} of {session['variants']} variants "
-        "NOISY (IQR/median > 10%)."
+        f"Session {session_id}: {len(found.noisier)} of {found.judged} variants noisier than "
+        f"usual (IQR/median over {noisy.FACTOR:g} times their median in this machine's other "
+        f"sessions, and over {noisy.FLOOR:.0%})."
     )
-    if session["marked_noisy"]:
+    if found.unusual:
         words += (
-            " More than half: the session is kept and counted, and marked noisy on the pages "
-            "(How we measure). A quieter machine gives narrower intervals."
+            " More than half: an unusual session. It is kept and counted; a quieter machine "
+            "gives narrower intervals."
         )
     return words
 
