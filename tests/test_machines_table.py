@@ -1,10 +1,11 @@
 """The Results page's session counts are the results files' own: the machines table counts
 every session a file keeps, of every stack, and the stacks table gives each stack's sessions
-with how many were marked noisy."""
+with how many were unusually noisy (scripts/findings/noisy.py)."""
 
 from __future__ import annotations
 
 from scripts.core import store as results
+from scripts.findings import noisy
 from scripts.rendering import stack_matrix, tables
 
 
@@ -20,11 +21,11 @@ def test_the_machines_table_counts_every_session_a_file_keeps(committed_files):
     assert "| Sessions (all stacks) |" in table
     for data in committed_files:
         sessions = data["sessions"]
-        marked = sum(1 for session in sessions if session["marked_noisy"])
+        marked = len(noisy.unusual_sessions(sessions))
         days = len({session["id"][:10] for session in sessions})
         cell = row_of(table, data["machine"]["id"])[5]
         assert cell.startswith(f"{len(sessions)} ({days} day"), (data["machine"]["id"], cell)
-        assert (f"; {marked} marked noisy)" in cell) == bool(marked), cell
+        assert (f"; {marked} unusually noisy)" in cell) == bool(marked), cell
 
 
 def test_a_file_with_other_stacks_counts_them_too(committed_files):
@@ -33,7 +34,7 @@ def test_a_file_with_other_stacks_counts_them_too(committed_files):
     assert any(len({s["stack"] for s in data["sessions"]}) > 1 for data in committed_files)
 
 
-def test_the_stacks_table_says_how_many_of_each_stacks_sessions_are_marked_noisy(
+def test_the_stacks_table_says_how_many_of_each_stacks_sessions_are_unusually_noisy(
     committed_files,
 ):
     matrix = stack_matrix.matrix(results.stack_views(committed_files))
@@ -42,7 +43,7 @@ def test_the_stacks_table_says_how_many_of_each_stacks_sessions_are_marked_noisy
         line = next(line for line in matrix.splitlines() if line.startswith(row))
         for stack in results.stacks_in(data):
             sessions = [s for s in data["sessions"] if s["stack"] == stack]
-            marked = sum(1 for s in sessions if s["marked_noisy"])
+            marked = len(noisy.unusual_sessions(sessions))
             words = f"{len(sessions)} session{'s' if len(sessions) != 1 else ''}"
-            words += f" ({marked} marked noisy)" if marked else ","
+            words += f" ({marked} unusually noisy)" if marked else ","
             assert words in line, (data["machine"]["id"], stack, line)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 
 from scripts.core import catalog, claims, pooling, store
+from scripts.findings import noisy
 from scripts.rendering import render, results_page, tables
 
 
@@ -52,7 +53,8 @@ def test_tables_show_each_median_and_speedup_faithfully(committed_results, root)
                     assert shown in row
                     holds_one = pooled.mean_low <= 1.0 <= pooled.mean_high
                     assert ("no clear difference" in row) == holds_one
-                assert ("(noisy)" in row) == entry["stats"]["noisy"]
+                key = f"{entry['snippet']}:{entry['variant']}"
+                assert (tables.NOISY_MARK in row) == noisy.entry_noisier(data, key)
 
 
 def test_stale_entries_are_labelled_not_mixed_in(committed_results, root):

@@ -74,3 +74,38 @@ def file_noise(data: dict) -> list[SessionNoise]:
         same_stack = [s for s in data["sessions"] if s["stack"] == session["stack"]]
         found.append(session_noise(same_stack, session["id"]))
     return found
+
+
+def unusual_sessions(sessions: list[dict]) -> set[str]:
+    """The ids of the sessions (of one file, any stacks) that are unusually noisy."""
+    found = set()
+    for stack in {s["stack"] for s in sessions}:
+        same_stack = [s for s in sessions if s["stack"] == stack]
+        found |= {
+            noise.session
+            for noise in (session_noise(same_stack, s["id"]) for s in same_stack)
+            if noise.unusual
+        }
+    return found
+
+
+def entry_noisier(view: dict, key: str) -> bool:
+    """Whether the view's latest entry for `key` was noisier than that variant usually is on
+    the view's machine and stack (False where it cannot be judged)."""
+    entry = view["entries"].get(key)
+    session = (
+        next(
+            (
+                s
+                for s in reversed(view.get("sessions", []))
+                if key in s["entries"] and s["entries"][key]["date"] == entry["date"]
+            ),
+            None,
+        )
+        if entry is not None
+        else None
+    )
+    if session is None:
+        return False
+    usual = usual_spread(view["sessions"], key, session["id"])
+    return usual is not None and noisier_than_usual(spread(entry), usual)

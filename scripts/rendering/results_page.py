@@ -7,6 +7,7 @@ from pathlib import Path
 
 from scripts.core import catalog
 from scripts.core.catalog import ROOT
+from scripts.findings import noisy as noisy_rule
 from scripts.findings.pairs import Findings
 from scripts.rendering import reference_figures, tables
 
@@ -44,8 +45,8 @@ def cell(
         text = f"{found.point:.2f}× ({text})" if found else f"– ({text})"
     if stats.get("gflops_per_s") and ceiling:
         text += f", {stats['gflops_per_s'] / ceiling * 100:.0f}% of ceiling"
-    if stats["noisy"]:
-        text += " (noisy)"
+    if noisy_rule.entry_noisier(data, f"{entry['snippet']}:{entry['variant']}"):
+        text += tables.NOISY_MARK
     if not catalog.is_current(entry, root):
         text += STALE_MARK
     return text

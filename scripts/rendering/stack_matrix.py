@@ -8,6 +8,7 @@ from pathlib import Path
 from scripts.core import measured_stacks
 from scripts.core.catalog import ROOT
 from scripts.core.claims import claim_order, compared, short_name
+from scripts.findings import noisy as noisy_rule
 from scripts.findings.pairs import Findings
 from scripts.rendering import stack_verdicts
 
@@ -39,13 +40,13 @@ def matrix(stack_data: list[dict]) -> str:
 
 
 def cell(sessions: list[dict]) -> str:
-    """'3 sessions (2 marked noisy), latest 2026-11-27', or 'not measured'."""
+    """'3 sessions (2 unusually noisy), latest 2026-11-27', or 'not measured'."""
     if not sessions:
         return "not measured"
     count = len(sessions)
     latest = max(session["id"] for session in sessions)[:10]
-    marked = sum(1 for session in sessions if session["marked_noisy"])
-    noisy = f" ({marked} marked noisy)" if marked else ""
+    marked = len(noisy_rule.unusual_sessions(sessions))
+    noisy = f" ({marked} unusually noisy)" if marked else ""
     return f"{count} session{'s' if count != 1 else ''}{noisy}, latest {latest}"
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from scripts.core import outcomes, plain_text, workload
 from scripts.core.catalog import CEILING_KEY, is_current
+from scripts.findings import noisy as noisy_rule
 from scripts.findings.pairs import Findings
 
-NOISY_MARK = " (noisy)"
+NOISY_MARK = " (noisier than usual)"
 
 
 def format_seconds(seconds: float) -> str:
@@ -68,13 +69,15 @@ def sessions_of(data: dict, entries: list[dict]) -> list[dict]:
 
 
 def sessions_words(data: dict, entries: list[dict]) -> str:
-    """' · speed-ups pooled over 3 sessions (dates; 1 marked noisy); medians from the latest'."""
+    """' · speed-ups pooled over 3 sessions (dates; 1 unusually noisy); medians from the
+    latest'."""
     sessions = sessions_of(data, entries)
     if len(sessions) < 2:
         return ""
     dates = ", ".join(s["id"][:10] for s in sessions)
-    marked = sum(1 for s in sessions if s["marked_noisy"])
-    noisy = f"; {marked} marked noisy" if marked else ""
+    unusual = noisy_rule.unusual_sessions(data["sessions"])
+    marked = sum(1 for s in sessions if s["id"] in unusual)
+    noisy = f"; {marked} unusually noisy" if marked else ""
     return (
         f" · speed-ups pooled over {len(sessions)} sessions ({dates}{noisy}); medians and "
         "spreads from the latest"
@@ -140,7 +143,9 @@ def comparison_table(
             speedup = "– (reference)"
         else:
             speedup = speedup_words(data, baseline, entry, findings)
-        spread = f"{stats['iqr_over_median'] * 100:.1f}%" + (NOISY_MARK if stats["noisy"] else "")
+        key = f"{entry['snippet']}:{entry['variant']}"
+        mark = NOISY_MARK if noisy_rule.entry_noisier(data, key) else ""
+        spread = f"{stats['iqr_over_median'] * 100:.1f}%" + mark
         label = f"`{entry['variant']}`: {entry['label']}"
         if not is_current(entry, root):
             label += " *(measured on an earlier version of this snippet)*"
@@ -163,7 +168,8 @@ def comparison_table(
         f"{round_range} timed runs per variant. Speed-up is the baseline's median "
         "divided by the variant's, pooled over this machine's sittings, with the 95% interval "
         "for its long-run value in brackets (How we measure); an interval that holds 1.00 is "
-        "marked no clear difference. Spreads above 10% are marked noisy."
+        "marked no clear difference. A spread more than twice what the variant usually shows on "
+        "this machine (and above 10%) is marked noisier than usual."
     ]
     if with_flops:
         notes.append(
@@ -246,12 +252,12 @@ def output_block(data: dict, snippet: str) -> str | None:
 
 
 def session_count_words(sessions: list[dict]) -> str:
-    """'4 (3 days; 2 marked noisy)': how many sessions a machine's file keeps."""
+    """'4 (3 days; 2 unusually noisy)': how many sessions a machine's file keeps."""
     if not sessions:
         return "–"
     days = len({s["id"][:10] for s in sessions})
-    marked = sum(1 for s in sessions if s["marked_noisy"])
-    noisy = f"; {marked} marked noisy" if marked else ""
+    marked = len(noisy_rule.unusual_sessions(sessions))
+    noisy = f"; {marked} unusually noisy" if marked else ""
     return f"{len(sessions)} ({days} day{'s' if days != 1 else ''}{noisy})"
 
 
