@@ -120,3 +120,18 @@ def test_the_outcome_words_come_from_one_place():
     assert outcomes.direction(1.01, 1.2) == outcomes.FASTER
     assert outcomes.direction(0.9, 0.99) == outcomes.SLOWER
     assert outcomes.direction(0.9, 1.1) == outcomes.NO_CLEAR_DIFFERENCE
+
+
+def test_sessions_kept_apart_validate_say_why_and_stay_out_of_the_pages(root):
+    """results/unquiet/: sessions measured beside other heavy work are kept, valid and
+    explained, and the pages' files (results/*.json) never read them."""
+    from scripts.results import validate
+
+    kept = sorted((root / "results" / "unquiet").glob("*.json"))
+    readme = (root / "results" / "unquiet" / "README.md").read_text()
+    assert kept and validate.validate(kept, root) == []
+    read = {(d["machine"]["id"], s["id"]) for d in results.read_all() for s in d["sessions"]}
+    for path in kept:
+        assert f"`{path.name}`" in readme, path.name
+        for session in results.read(path)["sessions"]:
+            assert (results.read(path)["machine"]["id"], session["id"]) not in read
