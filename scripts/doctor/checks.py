@@ -83,6 +83,11 @@ APPLE_PLUGIN_PAGE = "https://developer.apple.com/metal/tensorflow-plugin"
 
 # The TensorFlow from which tf.keras is Keras 3 unless TF_USE_LEGACY_KERAS chooses tf-keras.
 KERAS_3_FROM = (2, 16)
+# The TensorFlow from which TF_USE_LEGACY_KERAS routes tf.keras to tf_keras: 2.15.0 reads it as
+# 2.16 does (its tensorflow/__init__.py sets _tf_uses_legacy_keras, and KerasLazyLoader in
+# python/util/lazy_loader.py imports tf_keras, or raises "Keras cannot be imported" without it;
+# read in the tensorflow-cpu 2.15.0 wheel).
+LEGACY_FLAG_FROM = (2, 15)
 # TensorFlow 2.16 reads TF_USE_LEGACY_KERAS as true for exactly these values, and uses it only
 # to choose what tf.keras loads: `import keras` is the keras package either way.
 LEGACY_TRUE = ("true", "True", "1")
@@ -128,7 +133,7 @@ def legacy_keras(f: Facts) -> bool:
 def keras_in_use(f: Facts) -> tuple[str, str | None]:
     """('tf-keras' | 'keras', version): which Keras `tf.keras` means with this TensorFlow."""
     tf = tf_version(f)
-    if tf and version_tuple(tf) >= KERAS_3_FROM and legacy_keras(f):
+    if tf and version_tuple(tf) >= LEGACY_FLAG_FROM and legacy_keras(f):
         return "tf-keras", f.packages.get("tf-keras")
     return "keras", f.packages.get("keras")
 
