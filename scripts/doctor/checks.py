@@ -70,6 +70,8 @@ MEMORY_PRESSURE_SOURCE = (
     "4f1223e81cd707a65cc109d0b8ad6653699da3c4/bsd/kern/kern_memorystatus_notify.c"
 )
 XLA_METAL_ISSUE = "https://github.com/NVlabs/sionna/issues/78"
+# tf-keras's can_jit_compile: jit_compile is switched off, with a warning, on any Apple-silicon Mac.
+TF_KERAS_NO_XLA = "https://github.com/keras-team/tf-keras/blob/v2.16.0/tf_keras/utils/tf_utils.py"
 FLOAT64_QUOTE = "https://github.com/JuliaGPU/Metal.jl/issues/84"
 TF_INSTALL = "https://www.tensorflow.org/install/pip"
 LEGACY_KERAS_SOURCE = (
