@@ -1027,3 +1027,14 @@ def test_a_missing_keras_before_216_is_the_keras_2_of_that_minor():
     packages = {k: v for k, v in STACK_215.items() if k != "keras"}
     facts = mac(packages=packages, tf=replace(MAC_TF, version="2.15.0", keras_error=KERAS_CANNOT))
     assert rules.check_keras(facts).fix == 'python -m pip install "keras~=2.15.0"'
+
+
+def test_on_python_312_the_cpu_comes_before_an_untested_plugin_pair():
+    """mac-advice I6: TensorFlow 2.18 without a plugin on Python 3.12. Set up's answer there is
+    the CPU; the 1.2.0 pair comes second, and the note says no test tried it with 2.18."""
+    check = rules.check_metal(mac_with("2.18.0", None, python="3.12.4"))
+    assert check.status is Status.WARN
+    assert check.fix.startswith("on Python 3.12: TensorFlow stays on the CPU (nothing to install)")
+    cpu, pair = check.fix.index("nothing to install"), check.fix.index('"tensorflow-metal==1.2.0"')
+    assert cpu < pair
+    assert "did not try TensorFlow 2.18 with 1.2.0" in check.note

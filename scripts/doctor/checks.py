@@ -312,11 +312,15 @@ def metal_fix(f: Facts, command: str) -> tuple[str, str | None, str | None]:
     )
     tf = minor_text(tf_version(f))
     note = f"tensorflow-metal {metal} with TensorFlow {tf} is {which}: {issues}"
+    if compatibility.pairing(tf_version(f), metal).tested_row is None:
+        note += f" The user's test of each pair did not try TensorFlow {tf} with {metal}."
     source = mac_stacks.load()["sources"][stack["known_issues"][0]["sources"][0]]
     keep = f"or, to keep TensorFlow {tf} (see the note): {command}"
     if on_recommended_python(f):
         return f"{mac_stack_fix(f)}; {keep}", note, source
-    return f"{command} (see the note); {gpu_environment_advice()}", note, source
+    # Off the recommended Pythons, Set up's answer is the CPU: it comes first, the pair second.
+    gpu = f"or, to try the GPU with TensorFlow {tf} on this Python (see the note): {command}"
+    return f"{mac_stack_command(f)}; {gpu}", note, source
 
 
 def _metal_in(command: str) -> str | None:
