@@ -86,10 +86,13 @@ APPLE_PLUGIN_PAGE = "https://developer.apple.com/metal/tensorflow-plugin"
 # The TensorFlow from which tf.keras is Keras 3 unless TF_USE_LEGACY_KERAS chooses tf-keras.
 KERAS_3_FROM = (2, 16)
 # The TensorFlow from which TF_USE_LEGACY_KERAS routes tf.keras to tf_keras: 2.15.0 reads it as
-# 2.16 does (its tensorflow/__init__.py sets _tf_uses_legacy_keras, and KerasLazyLoader in
-# python/util/lazy_loader.py imports tf_keras, or raises "Keras cannot be imported" without it;
-# read in the tensorflow-cpu 2.15.0 wheel).
+# 2.16 does (its tensorflow/__init__.py sets _tf_uses_legacy_keras, and KerasLazyLoader imports
+# tf_keras, or raises "Keras cannot be imported" without it; read in the tensorflow-cpu 2.15.0
+# wheel).
 LEGACY_FLAG_FROM = (2, 15)
+LEGACY_KERAS_2_15_SOURCE = (
+    "https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/python/util/lazy_loader.py"
+)
 # TensorFlow 2.16 reads TF_USE_LEGACY_KERAS as true for exactly these values, and uses it only
 # to choose what tf.keras loads: `import keras` is the keras package either way.
 LEGACY_TRUE = ("true", "True", "1")

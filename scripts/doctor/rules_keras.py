@@ -15,6 +15,7 @@ from scripts.doctor.checks import (
     KERAS_3_FROM,
     KERAS_211_XLA_ISSUE,
     LEGACY_FLAG_FROM,
+    LEGACY_KERAS_2_15_SOURCE,
     LEGACY_KERAS_SOURCE,
     OPTIMIZER_ISSUE,
     SETUP,
@@ -63,6 +64,7 @@ def check_keras(f: Facts) -> Check:
                 f"{flag}, but tf-keras is not installed: tf.keras cannot be imported",
                 fix=_legacy_without_tf_keras_fix(f, tf),
                 guide=SETUP,
+                source=LEGACY_KERAS_2_15_SOURCE if minor(tf) == LEGACY_FLAG_FROM else None,
             )
         if minor(tf_keras) != minor(tf):
             return Check(
