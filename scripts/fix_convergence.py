@@ -175,14 +175,17 @@ def problems(found: list[Outcome]) -> list[str]:
 def main() -> int:
     found = outcomes()
     bad = problems(found)
-    machines = {o.case.where.split(": ", 1)[-1] for o in found if o.case.where.startswith("doc")}
-    readers = {o.case.where for o in found if not o.case.where.startswith("doctor")}
-    routes = sum(len(o.case.routes) for o in found)
-    resolved = sum(1 for o in found for r in o.case.routes if r.command and any(
+    machines = len(fix_matrix.machines())
+    doctor = [o for o in found if o.case.where.startswith("doctor ")]
+    fixed = {o.case.where.split(": ", 1)[1] for o in doctor}
+    readers = len(found) - len(doctor)
+    routes = [r for o in found for r in o.case.routes]
+    resolved = sum(1 for r in routes if r.command and any(
         s.action == "install" for s in steps(r.command)))  # fmt: skip
-    print(f"{len(machines)} faked machines and {len(readers)} symptom readers; "
-          f"{len(found)} fixes with {routes} routes ({resolved} resolved by pip, from the "
-          f"record); {len(bad)} fixes that do not converge")  # fmt: skip
+    print(f"{machines} faked machines ({len(fixed)} given a fix with a command or a variable) "
+          f"and {readers} symptom readers; {len(found)} fixes ({len(doctor)} from the doctor), "
+          f"{len(routes)} routes ({resolved} resolved by pip, from the record); "
+          f"{len(bad)} fixes that do not converge")  # fmt: skip
     for line in bad:
         print(f"  {line}")
     return 1 if bad else 0
