@@ -4,8 +4,9 @@
     python -m scripts.commands_record --list     # the offers only, no network
     python -m scripts.commands_record --keep     # resolve only offers the record lacks
 
-Collects the commands in docs/ and data/ (scripts/installs/commands.py) and the doctor's fixes
-on its faked machines (scripts/doctor/fix_matrix.py), resolves each with pip for its stack's
+Collects the commands in docs/ and data/ (scripts/installs/commands.py), the doctor's fixes
+on its faked machines (scripts/doctor/fix_matrix.py) and each symptom's fix code where its
+readers are (its `onto`), resolves each with pip for its stack's
 platforms and Pythons (scripts/installs/resolve.py), and reports what leaves its stack's pins.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from scripts.core import mac_stacks
 from scripts.doctor import fix_matrix
 from scripts.doctor.checks import legacy_keras
 from scripts.installs import commands, record
@@ -37,7 +39,11 @@ def doctor_fixes() -> list[record.DoctorFix]:
 def offers() -> tuple[dict[record.Offer, set[str]], dict[str, str]]:
     """Every offer of every printed command, with where it is printed; and the skipped ones."""
     printed, skipped = record.printed_offers(commands.from_docs() + commands.from_data())
-    for offer, where in record.doctor_offers(doctor_fixes()).items():
+    given = record.doctor_offers(doctor_fixes())
+    recommended = mac_stacks.recommended()["install"]
+    for offer, where in record.symptom_offers(commands.symptom_entries(), recommended).items():
+        given.setdefault(offer, set()).update(where)
+    for offer, where in given.items():
         printed.setdefault(offer, set()).update(where)
     return printed, skipped
 

@@ -320,3 +320,67 @@ def test_an_uninstall_before_an_install_leaves_the_environment_without_it(monkey
         "keras": "2.15.0",
         "tensorflow": "2.16.2",
     }
+
+
+# --- each pin rule catches the environment that breaks it (code review 2026-11-28, §3.3) --------
+
+# One resolved environment per rule of purposes.outside_pins, each breaking that rule alone:
+# with the rule removed, its row gives no problem and the test fails.
+PIN_RULES = [
+    ("the CPU stack holds no plugin", {"tensorflow-metal": "1.1.0"}, "cpu",
+     "tensorflow-metal 1.1.0 on the CPU stack"),
+    ("TensorFlow's minor", {"tensorflow": "2.21.0", "keras": "3.15.1", "tf-keras": "2.21.0",
+                            "tensorflow-metal": "1.1.0"}, "tf216-tf-keras-metal110",
+     "TensorFlow 2.21.0, not 2.16"),
+    ("no plugin on a stack without one", {"tensorflow": "2.21.0", "keras": "3.15.1",
+                                          "tensorflow-metal": "1.1.0"}, "cpu",
+     "tensorflow-metal 1.1.0 on a stack without it"),
+    ("the stack's plugin", {"tensorflow": "2.16.2", "keras": "3.10.0",
+                            "tensorflow-metal": "1.2.0"}, "tf216-keras3-metal110",
+     "tensorflow-metal 1.2.0, not 1.1.0"),
+    ("Keras 3", {"tensorflow": "2.16.2", "keras": "2.15.0", "tensorflow-metal": "1.1.0"},
+     "tf216-keras3-metal110", "Keras 2.15.0, not Keras 3"),
+    ("tf-keras of TensorFlow's minor", {"tensorflow": "2.16.2", "keras": "3.10.0",
+                                        "tf-keras": "2.15.1", "tensorflow-metal": "1.1.0"},
+     "tf216-tf-keras-metal110", "tf-keras 2.15.1 with TensorFlow 2.16.2"),
+    ("Keras 2 of TensorFlow's minor", {"tensorflow": "2.15.0", "keras": "3.10.0",
+                                       "tensorflow-metal": "1.1.0"}, "tf215-keras2-metal110",
+     "Keras 3.10.0 with TensorFlow 2.15.0"),
+    ("a kept TensorFlow keeps its minor", {"tensorflow": "2.16.2", "keras": "3.10.0",
+                                           "tensorflow-macos": "2.11.0"},
+     "kept-tensorflow-2.11", "TensorFlow 2.16.2, not 2.11"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("versions", "stack", "problem"), [row[1:] for row in PIN_RULES],
+                         ids=[row[0] for row in PIN_RULES])  # fmt: skip
+def test_each_pin_rule_names_the_environment_that_breaks_it(versions, stack, problem):
+    assert purposes.outside_pins(versions, stack) == [problem]
+
+
+def test_the_pins_pass_what_keeps_them():
+    assert purposes.outside_pins({"tensorflow-macos": "2.11.0", "keras": "2.11.0",
+                                  "tensorflow-metal": "0.7.0"}, "kept-tensorflow-2.11") == []  # fmt: skip
+    assert purposes.outside_pins({"tensorflow": "2.16.2", "keras": "3.12.4", "tf-keras": "2.16.0",
+                                  "tensorflow-metal": "1.1.0"}, "tf216-tf-keras-metal110") == []  # fmt: skip
+
+
+# --- the record is checked both ways --------------------------------------------------------
+
+
+def test_a_collector_that_stops_reading_symptom_fix_code_is_caught(monkeypatch):
+    """Each symptom's fix code is also printed on the generated Symptoms page, so the offers
+    stay; the record's count of where each is printed does not."""
+    monkeypatch.setattr(commands, "symptom_entries", lambda: [])
+    found, _ = commands_record.offers()
+    problems = record.problems(found, record.load())
+    lost = [p for p in problems if "a collector lost or gained a source" in p]
+    assert lost and any("data/symptoms.yml#" in p.split("the record says")[1] for p in lost)
+
+
+def test_an_entry_nothing_prints_is_caught(offers):
+    found, _ = offers
+    copy = record.load()
+    stale = dict(copy["entries"][0], command='python -m pip install "tensorflow==2.99.0"')
+    problems = record.problems(found, dict(copy, entries=[*copy["entries"], stale]))
+    assert len(problems) == 1 and "nothing prints it there any more" in problems[0]

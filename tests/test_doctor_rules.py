@@ -991,3 +991,50 @@ def test_tf_keras_beside_tensorflow_cpu_is_installed_without_its_tensorflow(arch
     assert fix.startswith(
         "python -m pip install " + ("--no-deps " if no_deps else "") + '"tf-keras'
     )
+
+
+# --- TensorFlow 2.15 reads TF_USE_LEGACY_KERAS (mac-advice M3) --------------------------------
+
+# The Set up page's TensorFlow 2.15 stack as pip lists it: the thin tensorflow wheel, the
+# tensorflow-macos it pulls in, the Keras 2.15 that requires, and the plugin.
+STACK_215 = {"tensorflow": "2.15.0", "tensorflow-macos": "2.15.0", "keras": "2.15.0",
+             "tensorflow-metal": "1.1.0"}  # fmt: skip
+KERAS_CANNOT = "ImportError: Keras cannot be imported. Check that it is installed."
+
+
+def test_tf_215_with_the_flag_and_no_tf_keras_is_not_sent_to_keras_3():
+    """TensorFlow 2.15.0 routes tf.keras to tf_keras under the flag, as 2.16 does: the fix
+    unsets the flag (tf.keras is then the Keras 2.15 it requires) or installs tf-keras 2.15;
+    installing Keras 3 beside tensorflow-macos 2.15 would fix neither."""
+    facts = mac(packages=STACK_215, env={"TF_USE_LEGACY_KERAS": "1"},
+                tf=replace(MAC_TF, version="2.15.0", keras_error=KERAS_CANNOT))  # fmt: skip
+    check = rules.check_keras(facts)
+    assert check.status is Status.FAIL and "tf-keras is not installed" in check.found
+    assert "keras==3" not in check.fix
+    assert check.fix.startswith("unset TF_USE_LEGACY_KERAS")
+    assert '"tf-keras~=2.15.0"' in check.fix
+
+
+def test_tf_215_with_the_flag_and_tf_keras_names_tf_keras_as_tf_keras():
+    packages = {**STACK_215, "tf-keras": "2.15.1"}
+    facts = mac(packages=packages, env={"TF_USE_LEGACY_KERAS": "1"},
+                tf=replace(MAC_TF, version="2.15.0"))  # fmt: skip
+    check = rules.check_keras(facts)
+    assert check.status is Status.PASS and "tf-keras 2.15.1" in check.found
+
+
+def test_a_missing_keras_before_216_is_the_keras_2_of_that_minor():
+    packages = {k: v for k, v in STACK_215.items() if k != "keras"}
+    facts = mac(packages=packages, tf=replace(MAC_TF, version="2.15.0", keras_error=KERAS_CANNOT))
+    assert rules.check_keras(facts).fix == 'python -m pip install "keras~=2.15.0"'
+
+
+def test_on_python_312_the_cpu_comes_before_an_untested_plugin_pair():
+    """mac-advice I6: TensorFlow 2.18 without a plugin on Python 3.12. Set up's answer there is
+    the CPU; the 1.2.0 pair comes second, and the note says no test tried it with 2.18."""
+    check = rules.check_metal(mac_with("2.18.0", None, python="3.12.4"))
+    assert check.status is Status.WARN
+    assert check.fix.startswith("on Python 3.12: TensorFlow stays on the CPU (nothing to install)")
+    cpu, pair = check.fix.index("nothing to install"), check.fix.index('"tensorflow-metal==1.2.0"')
+    assert cpu < pair
+    assert "did not try TensorFlow 2.18 with 1.2.0" in check.note

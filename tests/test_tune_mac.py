@@ -154,3 +154,29 @@ def test_on_a_mac_with_the_metal_gpu_the_xla_arm_is_skipped_quoting_keras(
     linux = {**found["machine"], "os": "Linux"}
     assert runner.metal_gpu(linux, found["facts"]) is False
     assert runner.metal_gpu(found["machine"], {**found["facts"], "gpu": False}) is False
+
+
+def test_with_tf_keras_on_a_mac_the_xla_arm_is_skipped_gpu_or_not(monkeypatch, reader):  # noqa: F811
+    """tf-keras's can_jit_compile turns jit_compile off on any Apple-silicon Mac (mac-advice I4):
+    without a listed GPU too, the arm would train the model as given."""
+    path = reader / "my_model.py"
+    path.write_text(model_text())
+    experiments_run = []
+    facts = {**FACTS, "keras_package": "tf_keras", "run_eagerly": False, "jit_compile": False}
+
+    def fake_child(path, experiment, say, facts_=None, options=(), timeout=0):
+        if experiment == "check":
+            return {"facts": dict(facts)}
+        experiments_run.append(experiment)
+        return {"arms": {}}
+
+    monkeypatch.setattr(runner, "run_child", lambda p, e, s, facts=None, options=(), timeout=0:
+                        fake_child(p, e, s, facts, options, timeout))  # fmt: skip
+    found = runner.tune(path, ["graph"], budget_s=4, say=lambda line: None, probe=FakeMac())
+    assert found["facts"]["gpu"] is False and found["facts"]["apple_silicon"] is True
+    assert "graph" not in experiments_run
+    assert found["skipped"]["graph"] == experiments.XLA_TF_KERAS_ON_MAC
+    assert "Falling back to `jit_compile=False`" in found["skipped"]["graph"]
+    # Keras 3 on the same Mac without a listed GPU gets its XLA arm
+    keras3 = {**found["facts"], "keras_package": "keras"}
+    assert [arm.name for arm in experiments.arms("graph", keras3)] == ["as_given", "xla_on"]

@@ -70,6 +70,8 @@ MEMORY_PRESSURE_SOURCE = (
     "4f1223e81cd707a65cc109d0b8ad6653699da3c4/bsd/kern/kern_memorystatus_notify.c"
 )
 XLA_METAL_ISSUE = "https://github.com/NVlabs/sionna/issues/78"
+# tf-keras's can_jit_compile: jit_compile is switched off, with a warning, on any Apple-silicon Mac.
+TF_KERAS_NO_XLA = "https://github.com/keras-team/tf-keras/blob/v2.16.0/tf_keras/utils/tf_utils.py"
 FLOAT64_QUOTE = "https://github.com/JuliaGPU/Metal.jl/issues/84"
 TF_INSTALL = "https://www.tensorflow.org/install/pip"
 LEGACY_KERAS_SOURCE = (
@@ -83,6 +85,14 @@ APPLE_PLUGIN_PAGE = "https://developer.apple.com/metal/tensorflow-plugin"
 
 # The TensorFlow from which tf.keras is Keras 3 unless TF_USE_LEGACY_KERAS chooses tf-keras.
 KERAS_3_FROM = (2, 16)
+# The TensorFlow from which TF_USE_LEGACY_KERAS routes tf.keras to tf_keras: 2.15.0 reads it as
+# 2.16 does (its tensorflow/__init__.py sets _tf_uses_legacy_keras, and KerasLazyLoader imports
+# tf_keras, or raises "Keras cannot be imported" without it; read in the tensorflow-cpu 2.15.0
+# wheel).
+LEGACY_FLAG_FROM = (2, 15)
+LEGACY_KERAS_2_15_SOURCE = (
+    "https://github.com/tensorflow/tensorflow/blob/v2.15.0/tensorflow/python/util/lazy_loader.py"
+)
 # TensorFlow 2.16 reads TF_USE_LEGACY_KERAS as true for exactly these values, and uses it only
 # to choose what tf.keras loads: `import keras` is the keras package either way.
 LEGACY_TRUE = ("true", "True", "1")
@@ -128,7 +138,7 @@ def legacy_keras(f: Facts) -> bool:
 def keras_in_use(f: Facts) -> tuple[str, str | None]:
     """('tf-keras' | 'keras', version): which Keras `tf.keras` means with this TensorFlow."""
     tf = tf_version(f)
-    if tf and version_tuple(tf) >= KERAS_3_FROM and legacy_keras(f):
+    if tf and version_tuple(tf) >= LEGACY_FLAG_FROM and legacy_keras(f):
         return "tf-keras", f.packages.get("tf-keras")
     return "keras", f.packages.get("keras")
 
@@ -305,11 +315,15 @@ def metal_fix(f: Facts, command: str) -> tuple[str, str | None, str | None]:
     )
     tf = minor_text(tf_version(f))
     note = f"tensorflow-metal {metal} with TensorFlow {tf} is {which}: {issues}"
+    if compatibility.pairing(tf_version(f), metal).tested_row is None:
+        note += f" The user's test of each pair did not try TensorFlow {tf} with {metal}."
     source = mac_stacks.load()["sources"][stack["known_issues"][0]["sources"][0]]
     keep = f"or, to keep TensorFlow {tf} (see the note): {command}"
     if on_recommended_python(f):
         return f"{mac_stack_fix(f)}; {keep}", note, source
-    return f"{command} (see the note); {gpu_environment_advice()}", note, source
+    # Off the recommended Pythons, Set up's answer is the CPU: it comes first, the pair second.
+    gpu = f"or, to try the GPU with TensorFlow {tf} on this Python (see the note): {command}"
+    return f"{mac_stack_command(f)}; {gpu}", note, source
 
 
 def _metal_in(command: str) -> str | None:

@@ -1,16 +1,21 @@
 """Faked machines that show every fix the doctor can print: each Set up stack on Python 3.9 to
 3.13 on an Apple-silicon Mac, whole and with one package missing or mismatched or its plugin
-failing, and this project's Linux pins with the same faults. Read by `make commands-record`
-and the tests, which hold each printed install command to what it installs."""
+failing; Apple's tensorflow-macos 2.5 to 2.15 with and without its tensorflow-metal; and this
+project's Linux pins with the same faults. Read by `make commands-record` and the tests, which
+hold each printed install command to what it installs and to what the doctor says after it.
+
+A machine's TensorFlow import is modelled from its packages and variables (`modelled_import`),
+so the facts after a fix can be built the same way from what pip installs."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
 
-from scripts.core import mac_stacks, project_files
-from scripts.doctor.checks import Check
-from scripts.doctor.facts import Facts, TensorFlowImport, project_pins
+from scripts.core import compatibility, mac_stacks, project_files
+from scripts.core.compatibility import minor, version_tuple
+from scripts.doctor.checks import LEGACY_FLAG_FROM, LEGACY_TRUE, Check
+from scripts.doctor.facts import TENSORFLOW_DISTRIBUTIONS, Facts, TensorFlowImport, project_pins
 from scripts.doctor.rules import run_all
 
 MAC_PYTHONS = ("3.9", "3.10", "3.11", "3.12", "3.13")
@@ -24,6 +29,21 @@ PINNED = re.compile(r'"([A-Za-z0-9_.-]+)==([^"*]+)"')
 KERAS_3 = "3.10.0"
 NEWEST_TF = "2.20.0"
 PLUGIN_ERROR = "NotFoundError: dlopen(libmetal_plugin.dylib): Symbol not found"
+KERAS_ERROR = "ImportError: Keras cannot be imported. Check that it is installed."
+# Apple's tensorflow-macos, the only TensorFlow for arm64 Macs before 2.13, at the last release
+# of each minor, with the newest Python its macOS arm64 wheels cover (all from 3.9): `pip index
+# versions tensorflow-macos --only-binary=:all: --platform macosx_14_0_arm64 --python-version
+# 3.X`, 2026-11-29. 2.15.1's wheel holds no TensorFlow (docs/versions.md), so 2.15.0.
+TENSORFLOW_MACOS = {
+    "2.5.0": "3.9", "2.6.0": "3.9", "2.7.0": "3.9", "2.8.0": "3.9", "2.9.2": "3.10",
+    "2.10.0": "3.10", "2.11.0": "3.10", "2.12.0": "3.11", "2.13.1": "3.11", "2.14.1": "3.11",
+    "2.15.0": "3.11",
+}  # fmt: skip
+# From 2.6, tensorflow-macos requires the keras package of its minor; 2.5 had Keras inside.
+# Each minor's .0 release, except 2.13, whose keras starts at 2.13.1 on PyPI (tensorflow-macos
+# 2.13.1 requires keras>=2.13.1,<2.14).
+KERAS_PACKAGE_FROM = (2, 6)
+KERAS_OF = {"2.13": "2.13.1"}
 
 
 @dataclass(frozen=True)
@@ -42,15 +62,49 @@ def _imported(tf: str, gpu: bool) -> TensorFlowImport:
                             devices=devices, floatx="float32")  # fmt: skip
 
 
+def _keras_error(tf: str, packages: dict[str, str | None], env: dict[str, str]) -> str | None:
+    """Whether tf.keras fails: the flag without tf_keras (TensorFlow 2.15 on), or no Keras."""
+    if version_tuple(tf) >= LEGACY_FLAG_FROM and env.get("TF_USE_LEGACY_KERAS") in LEGACY_TRUE:
+        return None if packages.get("tf-keras") else KERAS_ERROR
+    needs_package = version_tuple(tf) >= KERAS_PACKAGE_FROM
+    return KERAS_ERROR if needs_package and not packages.get("keras") else None
+
+
+def modelled_import(packages: dict[str, str | None], env: dict[str, str]) -> TensorFlowImport:
+    """What importing TensorFlow gives with these packages and variables: nothing without a
+    TensorFlow; a failed import where the user's test saw this tensorflow-metal fail with this
+    TensorFlow (data/compatibility.json); else the GPU listed when a plugin is installed, and
+    tf.keras failing as `_keras_error` says."""
+    tf = next((packages[name] for name in TENSORFLOW_DISTRIBUTIONS if packages.get(name)), None)
+    if not tf:
+        return TensorFlowImport()
+    metal = packages.get("tensorflow-metal")
+    pair = compatibility.pairing(tf, metal) if metal else None
+    if pair and pair.verdict == "fail" and pair.tested_row.get("failed_at") == "import":
+        error = f"NotFoundError: {pair.tested_row['error']}"
+        return TensorFlowImport(attempted=True, ok=False, returncode=1, error=error)
+    return replace(_imported(tf, gpu=bool(metal)), keras_error=_keras_error(tf, packages, env))
+
+
+def facts_after(before: Facts, packages: dict[str, str | None], env: dict[str, str]) -> Facts:
+    """The same machine after a fix: these packages and variables, the import modelled again."""
+    installed = {name: version for name, version in packages.items() if version}
+    return replace(before, packages=installed, env=dict(env),
+                   tf=modelled_import(installed, env))  # fmt: skip
+
+
 def _mac(python: str, packages: dict[str, str], env: dict[str, str]) -> Facts:
-    tf = packages.get("tensorflow")
     pins = project_pins(project_files.read_text(project_files.ROOT / "pyproject.toml"), python)
     return Facts(
         system="Darwin", arch="arm64", macos="14.5", rosetta=False, apple_silicon=True,
         python=f"{python}.0", packages=dict(packages), env=dict(env), cpu_model="Apple M1",
-        tf=_imported(tf, "tensorflow-metal" in packages) if tf else TensorFlowImport(),
-        pins=pins,
+        tf=modelled_import(packages, env), pins=pins,
     )  # fmt: skip
+
+
+def reader_facts(python: str, packages: dict[str, str], env: dict[str, str]) -> Facts:
+    """An Apple-silicon Mac with these packages and variables (a symptom entry's reader)."""
+    return _mac(python, packages, env)
 
 
 def _stack_packages(stack: dict, python: str) -> tuple[dict[str, str], dict[str, str]]:
@@ -103,15 +157,37 @@ def _mac_variants(stack: dict, python: str) -> list[tuple[str, Facts]]:
         ]
     if packages["keras"].startswith("3") and tf.startswith("2.16."):
         variants.append(("Keras 3.5 (retracing)", _mac(python, {**packages, "keras": "3.5.0"}, {})))
+    if minor(tf) == LEGACY_FLAG_FROM and "tf-keras" not in packages:
+        # The flag left set from a tf-keras environment (Set up: it outlives `deactivate`).
+        variants.append(("TF_USE_LEGACY_KERAS set, no tf-keras",
+                         _mac(python, packages, {"TF_USE_LEGACY_KERAS": "1"})))  # fmt: skip
+    return variants
+
+
+def _tensorflow_macos_variants(version: str, python: str) -> list[tuple[str, Facts]]:
+    """tensorflow-macos with the Keras it requires: with Apple's tensorflow-metal for it (where
+    that has a wheel for this Python), that plugin failing to load, and without a plugin."""
+    packages = {"tensorflow-macos": version}
+    if version_tuple(version) >= KERAS_PACKAGE_FROM:
+        release = f"{minor(version)[0]}.{minor(version)[1]}"
+        packages["keras"] = KERAS_OF.get(release, f"{release}.0")
+    variants = [("without tensorflow-metal", _mac(python, packages, {}))]
+    metal = compatibility.working_metal(version)
+    if metal and mac_stacks.metal_installs(metal, python):
+        whole = _mac(python, {**packages, "tensorflow-metal": metal}, {})
+        variants += [
+            (f"with tensorflow-metal {metal}", whole),
+            (f"tensorflow-metal {metal} fails to load", replace(whole, tf=TensorFlowImport(
+                attempted=True, ok=False, returncode=1, error=PLUGIN_ERROR))),
+        ]  # fmt: skip
     return variants
 
 
 def _linux(python: str, arch: str, packages: dict[str, str], env: dict[str, str]) -> Facts:
     pins = project_pins(project_files.read_text(project_files.ROOT / "pyproject.toml"), python)
-    tf = packages.get("tensorflow-cpu") or packages.get("tensorflow")
     return Facts(system="Linux", arch=arch, python=f"{python}.0", packages=dict(packages),
                  env=dict(env), cpu_features=["avx", "avx2"],
-                 tf=_imported(tf, gpu=False) if tf else TensorFlowImport(), pins=pins)  # fmt: skip
+                 tf=modelled_import(packages, env), pins=pins)  # fmt: skip
 
 
 def _linux_variants(python: str, arch: str) -> list[tuple[str, Facts]]:
@@ -140,6 +216,13 @@ def machines() -> list[FakedMachine]:
             for label, facts in _mac_variants(stack, python):
                 name = f"Mac, Python {python}, {stack['id']}: {label}"
                 found.append(FakedMachine(name, stack["id"], "macos-arm64", facts))
+    for version, newest in TENSORFLOW_MACOS.items():
+        for python in MAC_PYTHONS:
+            if minor(python) > minor(newest):
+                continue
+            for label, facts in _tensorflow_macos_variants(version, python):
+                name = f"Mac, Python {python}, tensorflow-macos {version}: {label}"
+                found.append(FakedMachine(name, "tensorflow-macos", "macos-arm64", facts))
     for arch in ("x86_64", "aarch64"):
         for python in LINUX_PYTHONS:
             for label, facts in _linux_variants(python, arch):

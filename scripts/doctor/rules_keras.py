@@ -14,6 +14,8 @@ from scripts.doctor.checks import (
     KERAS_2_14_OPTIMIZERS,
     KERAS_3_FROM,
     KERAS_211_XLA_ISSUE,
+    LEGACY_FLAG_FROM,
+    LEGACY_KERAS_2_15_SOURCE,
     LEGACY_KERAS_SOURCE,
     OPTIMIZER_ISSUE,
     SETUP,
@@ -53,15 +55,16 @@ def check_keras(f: Facts) -> Check:
         return Check("keras", Status.SKIP, "no TensorFlow installed")
     keras = f.packages.get("keras")
     tf_keras = f.packages.get("tf-keras")
-    if version_tuple(tf) >= KERAS_3_FROM and legacy_keras(f):
+    if version_tuple(tf) >= LEGACY_FLAG_FROM and legacy_keras(f):
         flag = f"TF_USE_LEGACY_KERAS={f.env['TF_USE_LEGACY_KERAS']}"
         if not tf_keras:
             return Check(
                 "keras",
                 Status.FAIL,
                 f"{flag}, but tf-keras is not installed: tf.keras cannot be imported",
-                fix=f"{tf_keras_install(f, tf)}, or unset TF_USE_LEGACY_KERAS",
+                fix=_legacy_without_tf_keras_fix(f, tf),
                 guide=SETUP,
+                source=LEGACY_KERAS_2_15_SOURCE if minor(tf) == LEGACY_FLAG_FROM else None,
             )
         if minor(tf_keras) != minor(tf):
             return Check(
@@ -83,7 +86,7 @@ def check_keras(f: Facts) -> Check:
             "keras",
             Status.FAIL,
             f"tf.keras does not import: {f.tf.keras_error}",
-            fix=f'python -m pip install "keras=={f.pins.keras}"' if f.pins.keras else None,
+            fix=_keras_install(f, tf),
             guide=SETUP,
         )
     if version_tuple(tf) >= KERAS_3_FROM and (not keras or version_tuple(keras) < (3,)):
@@ -127,6 +130,27 @@ def check_keras(f: Facts) -> Check:
     pinned = f.pins.keras and keras != f.pins.keras
     pin = f"; this guide measures with {f.pins.keras}" if pinned else ""
     return Check("keras", Status.PASS, f"{line} ({keras}) is tf.keras{pin}")
+
+
+def _legacy_without_tf_keras_fix(f: Facts, tf: str) -> str:
+    """The flag without tf-keras: install the tf-keras of TensorFlow's minor, or unset the flag.
+    Before 2.16, tf.keras without the flag is the Keras 2 that TensorFlow requires, so unsetting
+    comes first there; from 2.16 it is Keras 3, the path reported slow on the Metal GPU."""
+    install = tf_keras_install(f, tf)
+    if version_tuple(tf) < KERAS_3_FROM:
+        return (
+            f"unset TF_USE_LEGACY_KERAS (TensorFlow {minor_text(tf)}'s tf.keras is then the "
+            f"Keras {minor_text(tf)} it requires), or {install}"
+        )
+    return f"{install}, or unset TF_USE_LEGACY_KERAS"
+
+
+def _keras_install(f: Facts, tf: str) -> str | None:
+    """The Keras tf.keras needs: Keras 3 (this project's pin) from TensorFlow 2.16, else the
+    Keras 2 of TensorFlow's minor, which tensorflow-macos and tensorflow 2.15 and older require."""
+    if version_tuple(tf) < KERAS_3_FROM:
+        return f'python -m pip install "keras~={minor_text(tf)}.0"'
+    return f'python -m pip install "keras=={f.pins.keras}"' if f.pins.keras else None
 
 
 def import_keras_note(f: Facts) -> str | None:

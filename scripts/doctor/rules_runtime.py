@@ -17,6 +17,7 @@ from scripts.doctor.checks import (
     SETUP,
     SYMPTOMS,
     TF_INSTALL,
+    TF_KERAS_NO_XLA,
     XLA_METAL_ISSUE,
     Check,
     Status,
@@ -245,8 +246,11 @@ def check_xla(f: Facts) -> Check:
         "xla",
         Status.PASS,
         shown,
-        note="the doctor cannot see jit_compile=True in your code; on Metal it fails with "
+        note="the doctor cannot see jit_compile in your code: Keras's compile(jit_compile=True) "
+        "is switched off with a warning here (tf-keras on any Apple-silicon Mac, Keras 3 where "
+        "TensorFlow lists the GPU); tf.function(jit_compile=True) on the Metal GPU fails with "
         "'Could not find compiler for platform METAL'",
+        source=TF_KERAS_NO_XLA,
     )
 
 

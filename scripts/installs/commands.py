@@ -151,6 +151,11 @@ def from_docs(docs: Path = DOCS) -> list[Printed]:
     return printed
 
 
+def symptom_entries() -> list[dict]:
+    """data/symptoms.yml's entries, as stored."""
+    return yaml.safe_load(project_files.read_text(SYMPTOMS))["symptoms"]
+
+
 def from_data() -> list[Printed]:
     """Commands in data/: each Mac stack's install lines and each symptom's fix code."""
     printed = []
@@ -159,8 +164,7 @@ def from_data() -> list[Printed]:
             printed += [Printed(c, "data/mac_stacks.json") for c in commands_in(line)]
     recommended = mac_stacks.recommended()
     install = "\n".join(recommended["install"])
-    entries = yaml.safe_load(project_files.read_text(SYMPTOMS))["symptoms"]
-    for entry in entries:
+    for entry in symptom_entries():
         code = (entry.get("fix_code") or "").replace("{recommended}", install)
         if entry.get("fix_lang", "console") not in SHELL_FENCES:
             continue

@@ -60,10 +60,31 @@ def linux_pins() -> tuple[str, str]:
     return tf.group(1), keras.group(1)
 
 
+# A doctor fix that adds a plugin or a Keras to a TensorFlow no Mac stack lists (tensorflow-macos
+# 2.5 to 2.14) is for that TensorFlow: "kept-tensorflow-2.11" pins only its minor.
+KEPT = "kept-tensorflow-"
+ANY = "any"
+
+
+def kept_stack(requirements: list[str], installed: dict[str, str]) -> str | None:
+    """The pseudo-stack of a fix that names no TensorFlow and so keeps the installed one."""
+    named = dict(pinned(r) for r in requirements)
+    tf = tensorflow_of(installed)
+    if tf is None or any(name in named for name in TENSORFLOW_NAMES):
+        return None
+    return KEPT + ".".join(map(str, minor(tf)))
+
+
 @cache
 def pins(stack: str) -> Pins:
-    """A stack's pins by id: a Mac stack, "cpu" (the stack without tensorflow-metal) or "linux"."""
+    """A stack's pins by id: a Mac stack, "cpu" (the stack without tensorflow-metal), "linux",
+    or a kept TensorFlow ("kept-tensorflow-2.11": that minor, any plugin, any Keras)."""
     data = mac_stacks.load()
+    if stack.startswith(KEPT):
+        if not re.fullmatch(r"2\.\d+", stack.removeprefix(KEPT)):
+            raise PurposeError(f"no stack {stack!r}: a kept TensorFlow is {KEPT}2.N")
+        return Pins(stack, (minor(stack.removeprefix(KEPT)),), ANY, ANY, _pythons("3.9", "3.11"),
+                    MAC)  # fmt: skip
     if stack == "linux":
         tf, keras = linux_pins()
         return Pins("linux", (minor(tf),), None, "keras3", _pythons(*LINUX_PYTHONS), LINUX,
@@ -88,6 +109,7 @@ class Purpose:
     stack: str
     onto: str | None
     platforms: tuple[str, ...]
+    pythons: tuple[str, ...] = ()  # only when narrower than the stack's own
 
 
 @cache
@@ -105,6 +127,12 @@ def load() -> dict:
             unknown = set(use.get("platforms", [])) - set(MAC + LINUX)
             if unknown:
                 raise PurposeError(f"{where}: platforms {sorted(unknown)} not in {MAC + LINUX}")
+            outside = set(map(str, use.get("pythons", []))) - set(pins(use["stack"]).pythons)
+            if outside:
+                raise PurposeError(
+                    f"{where}: pythons {sorted(outside)} are not among stack {use['stack']}'s "
+                    f'{list(pins(use["stack"]).pythons)} (give them as strings, e.g. "3.12")'
+                )
     return data
 
 
@@ -118,7 +146,8 @@ def purposes_of(command: str) -> list[Purpose] | str | None:
         return entry["not_resolved"]
     return [
         Purpose(use["stack"], use.get("onto"),
-                tuple(use.get("platforms") or pins(use["stack"]).platforms))
+                tuple(use.get("platforms") or pins(use["stack"]).platforms),
+                tuple(map(str, use.get("pythons", []))))
         for use in entry["for"]
     ]  # fmt: skip
 
@@ -140,7 +169,7 @@ def outside_pins(versions: dict[str, str | None], stack: str) -> list[str]:
         problems.append(f"TensorFlow {tf}, not {allowed}")
     if want.metal is None and metal:
         problems.append(f"tensorflow-metal {metal} on a stack without it")
-    if want.metal and not same_version(metal, want.metal):
+    if want.metal and want.metal != ANY and not same_version(metal, want.metal):
         problems.append(f"tensorflow-metal {metal or 'none'}, not {want.metal}")
     keras, tf_keras = versions.get("keras"), versions.get("tf-keras")
     if want.keras == "keras3" and (not keras or version_tuple(keras) < (3,)):

@@ -14,8 +14,8 @@ from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from scripts.core import project_files
-from scripts.installs import purposes, resolve
+from scripts.core import project_files, symptom_readers
+from scripts.installs import fix_routes, purposes, resolve
 from scripts.installs.commands import Printed, commands_in, dumps, steps
 from scripts.installs.purposes import WATCHED, intended_stack, pinned, pins
 
@@ -75,7 +75,7 @@ def printed_offers(printed: Iterable[Printed]) -> tuple[dict[Offer, set[str]], d
             continue
         for use in found:
             for platform in use.platforms:
-                for python in pins(use.stack).pythons:
+                for python in use.pythons or pins(use.stack).pythons:
                     offer = Offer(item.command, use.stack, platform, python,
                                   _onto(use.onto, platform))  # fmt: skip
                     offers.setdefault(offer, set()).add(item.where)
@@ -94,25 +94,60 @@ class DoctorFix:
     legacy: bool  # TF_USE_LEGACY_KERAS set
 
 
+def onto_of(installed: dict[str, str]) -> tuple[str, ...]:
+    """An environment's packages as the record's `onto` names them."""
+    return tuple(f"{name}=={version}" for name, version in sorted(installed.items()))
+
+
+def offer_of(
+    command: str, platform: str, python: str, installed: dict[str, str], legacy: bool
+) -> Offer | None:
+    """The offer of a command given to an environment: for the stack it moves the environment
+    to (Linux: this project's pins; a fix that keeps an unlisted TensorFlow: that TensorFlow),
+    or None when it installs nothing (an uninstall only, resolved without pip)."""
+    parts = steps(command)
+    if not any(step.action == "install" for step in parts):
+        return None
+    requirements = [a for s in parts if s.action == "install" for a in s.args
+                    if not a.startswith("-")]  # fmt: skip
+    removed = [p for s in parts if s.action == "uninstall" for p in s.packages]
+    if platform.startswith("linux"):
+        stack = "linux"
+    else:
+        stack = intended_stack(requirements, removed, installed, legacy)
+        stack = stack or purposes.kept_stack(requirements, installed)
+    return Offer(command, stack or "unlisted", platform, python, onto_of(installed))
+
+
 def doctor_offers(fixes: Iterable[DoctorFix]) -> dict[Offer, set[str]]:
     """The offers of every install command in the doctor's fixes; each is for the stack it
     moves the machine to (Linux: this project's pins), given to what the machine holds."""
     offers: dict[Offer, set[str]] = {}
     for fix in fixes:
-        onto = tuple(f"{name}=={version}" for name, version in sorted(fix.installed.items()))
         for command in commands_in(fix.fix):
-            parts = steps(command)
-            if not any(step.action == "install" for step in parts):
-                continue
-            requirements = [a for s in parts if s.action == "install" for a in s.args
-                            if not a.startswith("-")]  # fmt: skip
-            removed = [p for s in parts if s.action == "uninstall" for p in s.packages]
-            if fix.platform.startswith("linux"):
-                stack = "linux"
-            else:
-                stack = intended_stack(requirements, removed, fix.installed, fix.legacy)
-            offer = Offer(command, stack or "unlisted", fix.platform, fix.python, onto)
-            offers.setdefault(offer, set()).add(fix.where)
+            offer = offer_of(command, fix.platform, fix.python, fix.installed, fix.legacy)
+            if offer is not None:
+                offers.setdefault(offer, set()).add(fix.where)
+    return offers
+
+
+def symptom_offers(entries: Iterable[dict], recommended: list[str]) -> dict[Offer, set[str]]:
+    """The offers of each symptom's fix code routes, given to each of its readers (`onto`);
+    a route that makes a new environment first is given to none."""
+    offers: dict[Offer, set[str]] = {}
+    for entry in entries:
+        where = f"data/symptoms.yml#{entry['id']}"
+        for reader in symptom_readers.readers(entry, where):
+            installed = dict(reader.packages)
+            legacy = dict(reader.env).get("TF_USE_LEGACY_KERAS") in ("true", "True", "1")
+            for route in fix_routes.from_fix_code(entry["fix_code"], recommended):
+                if route.command is None or not route.applies_to(reader.python):
+                    continue
+                python = route.python or reader.python
+                offer = offer_of(route.command, "macos-arm64", python,
+                                 {} if route.fresh else installed, legacy)  # fmt: skip
+                if offer is not None:
+                    offers.setdefault(offer, set()).add(where)
     return offers
 
 
@@ -151,7 +186,13 @@ def _installed(onto: tuple[str, ...], platform: str, python: str) -> resolve.Env
     except resolve.ResolveError:
         pass
     first = next((r for r in onto if pinned(r)[0] in purposes.TENSORFLOW_NAMES), onto[0])
-    environment = resolve.apply_install(resolve.run_pip([first], platform, python, {}), {})
+    try:
+        environment = resolve.apply_install(resolve.run_pip([first], platform, python, {}), {})
+    except resolve.ResolveError:
+        # tensorflow-macos 2.5 to 2.8 need a numpy with no macOS arm64 wheel on PyPI (a reader
+        # built it): stand-ins for exactly the packages named, as the doctor would list them.
+        report = resolve.run_pip(["--no-deps", *onto], platform, python, {})
+        return resolve.apply_install(report, {})
     rest = [r for r in onto if r != first]
     report = resolve.run_pip(["--no-deps", *rest], platform, python, environment)
     return resolve.apply_install(report, environment)
@@ -224,12 +265,18 @@ def entry_key(entry: dict) -> tuple:
             tuple(entry["onto"]))  # fmt: skip
 
 
-def problems(offers: Iterable[Offer], record: dict) -> list[str]:
-    """Every way the offers and the record disagree with the offers' purposes: an offer the
-    record lacks, one that resolves to nothing, one that leaves its stack's pins, one that
-    ends with two TensorFlow distributions (purposes.two_tensorflows)."""
+def problems(offers: Iterable[Offer] | dict[Offer, set[str]], record: dict) -> list[str]:
+    """Every way the offers and the record disagree with the offers' purposes. Both ways: an
+    entry no offer has, and an offer printed in other places than its entry says. Then an
+    offer the record lacks, one that resolves to nothing, one that leaves its stack's pins,
+    one that ends with two TensorFlow distributions (purposes.two_tensorflows)."""
     entries = {entry_key(entry): entry for entry in record["entries"]}
-    found = []
+    offered = {offer.key() for offer in offers}
+    found = [
+        f"`{key[0]}` for {key[1]} on {key[2]}, Python {key[3]}: in {RECORD.name}, but nothing "
+        "prints it there any more (a collector lost a source, or run `make commands-record`)"
+        for key in sorted(set(entries) - offered)
+    ]
     for offer in sorted(set(offers), key=lambda o: o.key()):
         at = f"`{offer.command}` for {offer.stack} on {offer.platform}, Python {offer.python}"
         if offer.onto:
@@ -238,9 +285,22 @@ def problems(offers: Iterable[Offer], record: dict) -> list[str]:
             found.append(f"{at}: moves the environment to no stack of data/mac_stacks.json")
             continue
         entry = entries.get(offer.key())
+        where = offers.get(offer) if isinstance(offers, dict) else None
         if entry is None:
             found.append(f"{at}: not in {RECORD.name} (run `make commands-record`)")
-        elif entry["resolved"] is None:
+            continue
+        if (
+            where is not None
+            and "printed_in" in entry
+            and (entry["printed_in"], entry["printed_by"]) != (len(where), sorted(where)[:3])
+        ):
+            said = f"{entry['printed_in']} ({', '.join(entry['printed_by'])})"
+            found.append(
+                f"{at}: printed in {len(where)} places ({', '.join(sorted(where)[:3])}), the "
+                f"record says {said}: a collector lost or gained a source, or rerun "
+                "`python -m scripts.commands_record --keep`"
+            )
+        if entry["resolved"] is None:
             found.append(f"{at}: resolves to nothing ({entry['error']})")
         else:
             for problem in purposes.outside_pins(entry["resolved"], offer.stack):

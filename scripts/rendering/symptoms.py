@@ -14,7 +14,7 @@ from pathlib import Path
 import markdown
 import yaml
 
-from scripts.core import mac_stacks
+from scripts.core import mac_stacks, symptom_readers
 from scripts.core.catalog import ROOT
 
 DATA = ROOT / "data" / "symptoms.yml"
@@ -90,6 +90,12 @@ def check(data: dict, where: str = "symptoms.yml") -> None:
             raise SymptomsError(f"{at}: search_text {problem}")
         if entry.get("fix_lang", "console") not in FIX_LANGS:
             raise SymptomsError(f"{at}: fix_lang must be one of {FIX_LANGS}")
+        # onto (optional): the environments the fix code's readers run it in, each a mapping
+        # of python, packages (name==version) and env (scripts/core/symptom_readers.py).
+        try:
+            symptom_readers.readers(entry, at)
+        except symptom_readers.ReadersError as error:
+            raise SymptomsError(str(error)) from error
         for link in [entry["guide"], *entry.get("see_also", [])]:
             problem = link_problem(link)
             if problem:

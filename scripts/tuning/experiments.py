@@ -43,6 +43,27 @@ XLA_ON_METAL = (
     "jit_compile=True then falls back to False, so the arm would train the model as given "
     "(docs/graph-execution.md#modelcompilejit_compile-with-fit)"
 )
+# tf-keras 2.16.0 switches jit_compile off on any Apple-silicon Mac, GPU or not: can_jit_compile
+# (tf_keras/utils/tf_utils.py, called by compile and the jit_compile setter) returns False when
+# platform.processor() says "arm": https://github.com/keras-team/tf-keras/blob/v2.16.0/tf_keras/utils/tf_utils.py
+# (data/sources.yml, tf-keras-tf-utils-v2-16-0).
+XLA_TF_KERAS_ON_MAC = (
+    "XLA not tried with tf-keras on an Apple-silicon Mac: tf-keras 2.16's can_jit_compile "
+    'returns False there ("XLA (`jit_compile`) is not yet supported on Apple M1/M2 ARM '
+    'processors. Falling back to `jit_compile=False`."), so the arm would train the model as '
+    "given (docs/graph-execution.md#modelcompilejit_compile-with-fit)"
+)
+
+
+def xla_not_tried(facts: dict) -> str | None:
+    """Why the XLA arm would train the model as given here, or None when it can run: tf-keras
+    on any Apple-silicon Mac, or Keras 3 where TensorFlow lists the Metal GPU (the runner sets
+    facts["apple_silicon"] and facts["metal_gpu"])."""
+    if facts.get("keras_package") == "tf_keras" and facts.get("apple_silicon"):
+        return XLA_TF_KERAS_ON_MAC
+    if facts.get("metal_gpu"):
+        return XLA_ON_METAL
+    return None
 
 
 @dataclass(frozen=True)
@@ -206,8 +227,8 @@ def graph_arms(facts: dict) -> list[Arm]:
                 "docs/graph-execution.md#a-a-step-made-of-many-small-ops",
             )
         ]
-    if facts.get("metal_gpu"):
-        return []  # XLA_ON_METAL: the arm would train the model as given
+    if xla_not_tried(facts):
+        return []  # the arm would train the model as given
     jit = bool(facts.get("jit_compile"))
     return [
         Arm(
@@ -314,7 +335,7 @@ def applicable(experiment: str, facts: dict) -> str | None:
     if experiment in ("device", "correctness") and not facts.get("gpu"):
         return "TensorFlow sees no GPU here"
     if experiment == "graph" and not graph_arms(facts):
-        return XLA_ON_METAL
+        return xla_not_tried(facts)
     if experiment == "precision" and not precision_arms(facts):
         return f"the model already uses the {facts.get('policy')} policy"
     return None

@@ -253,6 +253,7 @@ def tune(
     report["stack"] = stack.summary(facts)
     provenance.set_devices(report["machine"], facts["devices"])
     facts["metal_gpu"] = metal_gpu(report["machine"], facts)
+    facts["apple_silicon"] = apple_silicon(report["machine"])
     note = mac_gpu_note(report["machine"], report["software"], facts)
     if note:
         report["notes"].append(note)
@@ -310,9 +311,14 @@ def finish(report: dict) -> None:
     report["rows"] = [row.as_dict() for row in analysis.ranked(rows)]
 
 
+def apple_silicon(machine: dict) -> bool:
+    """A native arm64 process on a Mac (tf-keras turns XLA off there, GPU or not)."""
+    return machine.get("os") == "Darwin" and machine.get("arch") == "arm64"
+
+
 def metal_gpu(machine: dict, facts: dict) -> bool:
     """An Apple-silicon Mac where TensorFlow lists a GPU (the Metal plugin's)."""
-    return machine.get("os") == "Darwin" and machine.get("arch") == "arm64" and bool(facts["gpu"])
+    return apple_silicon(machine) and bool(facts["gpu"])
 
 
 def mac_gpu_note(machine: dict, software: dict, facts: dict) -> str | None:
