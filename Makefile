@@ -77,19 +77,22 @@ lock: $(STAMP)
 	$(BIN)/uv pip compile locks/tf221-keras3.in --universal --python-version 3.11 \
 		--generate-hashes --upgrade --quiet --output-file locks/tf221-keras3.txt
 
+# One worker per core; the browser tests share one (tests/conftest.py).
+PYTEST := $(BIN)/python -m pytest -n auto --dist loadgroup
+
 # The edit loop's gate: lint, then every test on the default stack. The snippet runs on the
 # other stacks carry the stack_matrix mark (tests/test_snippets.py) and are left out, so no
 # other stack's environment is needed.
 check: $(STAMP) lint
-	$(BIN)/python -m pytest -m "not stack_matrix"
+	$(PYTEST) -m "not stack_matrix"
 
 # Everything in one pytest run: every stack's environment, then every test on every stack.
 test: $(STAMP) lint stack-envs
-	$(BIN)/python -m pytest
+	$(PYTEST)
 
 # One stack's snippet runs, for CI's stack matrix: make test-stack STACK=tf221-keras3
 test-stack: stack-env
-	$(BIN)/python -m pytest tests/test_snippets.py -k "$(STACK)"
+	$(PYTEST) tests/test_snippets.py -k "$(STACK)"
 
 measure: stack-env
 	$(BIN)/python -m scripts.measure --stack $(STACK) $(ARGS)

@@ -153,16 +153,18 @@ def pytest_arguments(makefile: str, target: str) -> list[str]:
     """The arguments `make <target>` gives pytest, read from its recipe in the Makefile."""
     recipe = re.search(rf"^{target}:.*\n((?:\t.*\n)+)", makefile, re.MULTILINE)
     assert recipe, f"the Makefile has no {target} target"
-    [line] = [line for line in recipe.group(1).splitlines() if "-m pytest" in line]
-    arguments = shlex.split(line.split("-m pytest", 1)[1])
+    [line] = [line for line in recipe.group(1).splitlines() if "$(PYTEST)" in line]
+    arguments = shlex.split(line.split("$(PYTEST)", 1)[1])
     # Options only: a path would narrow the run, and the collection below adds its own.
     assert not [a for a in arguments if a.startswith("tests") or ".py" in a], (target, arguments)
     return arguments
 
 
 def snippet_runs_collected(arguments: list[str], root) -> set[str]:
-    command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", *arguments,
-               "tests/test_snippets.py"]  # fmt: skip
+    """The snippet runs pytest collects with these arguments, without xdist (-p no:xdist, as
+    one debugs a test: this also fails if the suite cannot run without it)."""
+    command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
+               *arguments, "tests/test_snippets.py"]  # fmt: skip
     done = subprocess.run(command, cwd=root, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     return {line for line in done.stdout.splitlines() if line.startswith(RUN_TEST + "[")}
