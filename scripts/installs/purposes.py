@@ -7,9 +7,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
-import yaml
-
-from scripts.core import mac_stacks, project_files
+from scripts.core import data_formats, mac_stacks, project_files
 from scripts.core.compatibility import minor, same_version, version_tuple
 
 PURPOSES = project_files.ROOT / "data" / "command_purposes.yml"
@@ -92,19 +90,17 @@ class Purpose:
 
 @cache
 def load() -> dict:
-    """data/command_purposes.yml, checked: every stack and platform it names exists."""
-    data = yaml.safe_load(project_files.read_text(PURPOSES))
+    """data/command_purposes.yml, held to data/command_purposes.schema.json (fields, one of
+    for / not_resolved, known platforms); this adds that every stack it names exists."""
+    try:
+        data = data_formats.read(PURPOSES, "command_purposes")
+    except data_formats.FormatError as error:
+        raise PurposeError(str(error)) from error
     for entry in data["commands"]:
-        where = f"{PURPOSES.name}: {entry.get('command')!r}"
-        if "command" not in entry or ("for" in entry) == ("not_resolved" in entry):
-            raise PurposeError(f"{where}: needs command and one of for / not_resolved")
         for use in entry.get("for", []):
             pins(use["stack"])
             if use.get("onto"):
                 pins(use["onto"])
-            unknown = set(use.get("platforms", [])) - set(MAC + LINUX)
-            if unknown:
-                raise PurposeError(f"{where}: platforms {sorted(unknown)} not in {MAC + LINUX}")
     return data
 
 
