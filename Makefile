@@ -8,11 +8,13 @@ STAMP  := $(VENV)/.installed-stamp
 # Linux aarch64 and macOS arm64 on Python 3.11 and 3.12 (`make lock` regenerates it).
 LOCK   := requirements.txt
 
-.PHONY: help venv serve build test lint lock measure measure-quick render validate compare notebooks doctor doctor-page commands-record clean
+.PHONY: help venv serve build check test test-stack lint lock measure measure-quick render validate compare notebooks doctor doctor-page commands-record clean
 
 help:
 	@echo "make serve          build .venv if needed, serve the site at http://127.0.0.1:8000"
-	@echo "make test           build .venv if needed, run lint and the whole test suite"
+	@echo "make check          lint, then every test on the default stack (the edit loop)"
+	@echo "make test           lint, then every test on every measured stack (what CI runs)"
+	@echo "make test-stack     one stack's snippet runs (STACK=tf221-keras3)"
 	@echo "make measure        re-measure every snippet on this machine (results/<machine-id>.json)"
 	@echo "make measure-quick  the claims' pairs at small sizes, then your machine vs the guide's"
 	@echo "make render         re-render tables, charts and outputs from committed results"
@@ -75,8 +77,22 @@ lock: $(STAMP)
 	$(BIN)/uv pip compile locks/tf221-keras3.in --universal --python-version 3.11 \
 		--generate-hashes --upgrade --quiet --output-file locks/tf221-keras3.txt
 
+# One worker per core; the browser tests share one (tests/conftest.py).
+PYTEST := $(BIN)/python -m pytest -n auto --dist loadgroup
+
+# The edit loop's gate: lint, then every test on the default stack. The snippet runs on the
+# other stacks carry the stack_matrix mark (tests/test_snippets.py) and are left out, so no
+# other stack's environment is needed.
+check: $(STAMP) lint
+	$(PYTEST) -m "not stack_matrix"
+
+# Everything in one pytest run: every stack's environment, then every test on every stack.
 test: $(STAMP) lint stack-envs
-	$(BIN)/python -m pytest
+	$(PYTEST)
+
+# One stack's snippet runs, for CI's stack matrix: make test-stack STACK=tf221-keras3
+test-stack: stack-env
+	$(PYTEST) tests/test_snippets.py -k "$(STACK)"
 
 measure: stack-env
 	$(BIN)/python -m scripts.measure --stack $(STACK) $(ARGS)

@@ -24,12 +24,13 @@ def pytest_collection_modifyitems(items):
     items.sort(key=lambda item: not item.nodeid.startswith(LONGEST_FIRST))  # stable
 
 
+@pytest.hookimpl(optionalhook=True)  # pytest -p no:xdist does not know this hook
 def pytest_xdist_make_scheduler(config, log):
-    """Under pytest-xdist (-n, --dist loadgroup in pyproject.toml) every test is scheduled on
-    its own, except the browser tests, which all go to one worker: one Chromium, and every
-    page loaded once (tests/browser/conftest.py's visits), not once per worker. (xdist's own
-    xdist_group mark does not reach the scheduler with pytest 9.2, which no longer reads the
-    item._nodeid xdist 3.8 rewrites.)"""
+    """Under pytest-xdist (-n auto --dist loadgroup, as the Makefile runs it) every test is
+    scheduled on its own, except the browser tests, which all go to one worker: one Chromium,
+    and every page loaded once (tests/browser/conftest.py's visits), not once per worker.
+    (xdist's own xdist_group mark does not reach the scheduler with pytest 9.2, which no
+    longer reads the item._nodeid xdist 3.8 rewrites.)"""
     if config.getvalue("dist") != "loadgroup":
         return None
     from xdist.scheduler import LoadGroupScheduling

@@ -10,8 +10,9 @@ as they would in a new process. Where this process cannot promise that, or the c
 something a fork would not honour (another environment, another directory), the real
 subprocess.run runs the program instead.
 
-Linux only (fork after TensorFlow's import is not safe on macOS); elsewhere every call is the
-real subprocess.run.
+Linux only (fork after TensorFlow's import is not safe on macOS): start_fork, the one place
+the snippet tests fork, refuses on any other platform, and every caller starts a new process
+there instead.
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ from pathlib import Path
 HONOURED = {"check", "capture_output", "text"}
 
 
+def fork_is_safe() -> bool:
+    """Whether a fork of a process that imported TensorFlow is as fresh as a new process: on
+    Linux only. On macOS the Objective-C runtime and Metal refuse to be used after a fork."""
+    return sys.platform == "linux"
+
+
 def runtime_started() -> bool:
     """True once TensorFlow has made its runtime context in this process (or cannot say)."""
     context = sys.modules.get("tensorflow.python.eager.context")
@@ -42,7 +49,7 @@ def runtime_started() -> bool:
 
 def why_not_forked(args, program: Path, kwargs: dict) -> str | None:
     """Why the call `subprocess.run(args, **kwargs)` must start a new process, or None."""
-    if sys.platform != "linux":
+    if not fork_is_safe():
         return "not Linux"
     if not isinstance(args, list | tuple) or len(args) < 2 or args[0] != sys.executable:
         return "not this Python running a file"
@@ -78,7 +85,10 @@ def exec_as_main(argv: list[str]) -> int:
 def start_fork(run, out: int | None = None, err: int | None = None) -> int:
     """Fork; the fork calls run() with its stdout and stderr on the given descriptors (this
     process's own where None) and exits with what run() returns (1 if it raised, with the
-    traceback on stderr), without this process's clean-up. Returns the fork's pid."""
+    traceback on stderr), without this process's clean-up. Returns the fork's pid. The only
+    fork in the snippet tests: it refuses where fork_is_safe() does not hold."""
+    if not fork_is_safe():
+        raise RuntimeError(f"no fork after importing TensorFlow on {sys.platform}: Linux only")
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -102,11 +112,16 @@ def start_fork(run, out: int | None = None, err: int | None = None) -> int:
     return pid
 
 
-def fork_and_run(argv: list[str], out: int | None = None, err: int | None = None) -> int:
-    """Run exec_as_main(argv) in a fork, its output on the given descriptors; its exit code."""
-    pid = start_fork(lambda: exec_as_main(argv), out, err)
+def run_in_fork(run, out: int | None = None, err: int | None = None) -> int:
+    """start_fork(run, out, err), then wait for the fork; its exit code."""
+    pid = start_fork(run, out, err)
     _, status = os.waitpid(pid, 0)
     return os.waitstatus_to_exitcode(status)
+
+
+def fork_and_run(argv: list[str], out: int | None = None, err: int | None = None) -> int:
+    """Run exec_as_main(argv) in a fork, its output on the given descriptors; its exit code."""
+    return run_in_fork(lambda: exec_as_main(argv), out, err)
 
 
 def run_forked(args: list[str], capture_output=False, text=False, check=False):

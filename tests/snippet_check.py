@@ -31,12 +31,11 @@ import json
 import os
 import subprocess
 import sys
-import traceback
 import types
 from pathlib import Path
 
 from scripts.core.rounds import force
-from tests.forked_program import children_forked
+from tests.forked_program import children_forked, fork_is_safe, run_in_fork
 
 # Set to "1" on a stack other than the default one: an ISOLATE_VARIANTS snippet then only runs
 # as the program (each variant in its own child, on that stack), without the forked contract
@@ -104,28 +103,23 @@ def check_variant(make_workload, name: str, variant: str, size: str, calls: dict
 
 
 def check_isolated(path: Path, namespace: dict, name: str, size: str) -> None:
-    """Every variant in a fresh TensorFlow runtime: forked on Linux, a new process elsewhere."""
+    """Every variant in a fresh TensorFlow runtime: forked on Linux, a new process elsewhere.
+    What a check prints (TensorFlow's logs) goes to stderr: it is not the program's output."""
     failed = []
     for variant in namespace["VARIANTS"]:
-        if sys.platform != "linux":
-            done = subprocess.run(
+        if fork_is_safe():
+
+            def check(variant: str = variant) -> int:
+                check_variant(namespace["make_workload"], name, variant, size, {})
+                return 0
+
+            code = run_in_fork(check, out=2)
+        else:
+            code = subprocess.run(
                 [sys.executable, "-c", ONE_VARIANT, str(path), name, variant, size],
                 stdout=sys.stderr, check=False,
-            )  # fmt: skip
-            if done.returncode != 0:
-                failed.append(variant)
-            continue
-        sys.stdout.flush()
-        pid = os.fork()
-        if pid == 0:
-            os.dup2(2, 1)  # what the check prints (TensorFlow's logs) is not program output
-            try:
-                check_variant(namespace["make_workload"], name, variant, size, {})
-            except BaseException:
-                traceback.print_exc()
-                os._exit(1)
-            os._exit(0)
-        if os.waitpid(pid, 0)[1] != 0:
+            ).returncode  # fmt: skip
+        if code != 0:
             failed.append(variant)
     if failed:
         raise CheckFailed(f"{name}: variants failed in a fresh runtime: {failed}")

@@ -11,7 +11,9 @@ interpreter spends importing TensorFlow. It answers with the run's exit code on 
 
 The fork cannot take back what the snippet's own module does to the environment before it
 imports TensorFlow: a snippet whose top level touches os.environ is run in a new process
-instead (needs_new_process).
+instead (needs_new_process). So is every snippet on a platform other than Linux, where a fork
+after TensorFlow's import is not safe (forked_program.fork_is_safe): there the server is
+never started.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.forked_program import start_fork
+from tests.forked_program import fork_is_safe, start_fork
 
 READY = "ready"
 
@@ -41,6 +43,15 @@ def needs_new_process(snippet: Path) -> bool:
     definitions = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
     top_level = [n for n in tree.body if not (isinstance(n, definitions) or is_main_guard(n))]
     return any("environ" in ast.unparse(node) for node in top_level)
+
+
+def why_new_process(snippet: Path) -> str | None:
+    """Why the snippet's run must start a new process rather than a fork; None if it need not."""
+    if not fork_is_safe():
+        return f"{sys.platform}: a fork after TensorFlow's import is safe on Linux only"
+    if needs_new_process(snippet):
+        return "its top level touches os.environ"
+    return None
 
 
 def serve() -> int:
@@ -123,7 +134,7 @@ class SnippetServer:
     def run(self, args: list[str], extra_env: dict, timeout: float, tmp: Path):
         """snippet_check with args; a CompletedProcess with its stdout and stderr as text."""
         out, err = tmp / "stdout.txt", tmp / "stderr.txt"
-        if needs_new_process(Path(args[1])):
+        if why_new_process(Path(args[1])) is not None:
             command = [str(self.python), "-m", "tests.snippet_check", *args]
             try:
                 return subprocess.run(

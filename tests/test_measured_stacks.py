@@ -49,8 +49,10 @@ def test_the_legacy_keras_variable_is_set_or_removed_as_the_stack_needs():
 def test_a_bad_stack_file_or_id_is_named(tmp_path):
     path = tmp_path / "stacks.yml"
     path.write_text("- id: x\n  title: 3\n")
-    with pytest.raises(measured_stacks.StackError, match=r"stack 1: field 'title': expected a str"):
+    with pytest.raises(measured_stacks.StackError) as refused:
         measured_stacks.load(path)
+    assert "stacks.yml: [0]: missing field(s) why, tensorflow" in str(refused.value)
+    assert "[0].title: expected text, got 3" in str(refused.value)
     with pytest.raises(measured_stacks.StackError, match="unknown stack 'tf99'.*tf216-keras3"):
         measured_stacks.by_id("tf99")
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
+import subprocess
 import sys
 
 import pytest
@@ -21,6 +24,16 @@ def test_there_are_snippets():
 
 
 STACKS = measured_stacks.load()
+# The stack dimension: every stack but the default carries the `stack_matrix` mark
+# (pyproject.toml), so `make check` runs the default stack only and `make test` runs them all.
+STACK_PARAMS = [
+    pytest.param(
+        stack,
+        id=stack.id,
+        marks=() if stack.id == measured_stacks.DEFAULT else pytest.mark.stack_matrix,
+    )
+    for stack in STACKS
+]
 
 
 def in_ci() -> bool:
@@ -72,7 +85,7 @@ def run_as_program(snippet, stack, server, tmp_path) -> tuple[str, dict]:
 
 
 # One run per snippet per stack serves both the harness's contract and the program's output.
-@pytest.mark.parametrize("stack", STACKS, ids=lambda s: s.id)
+@pytest.mark.parametrize("stack", STACK_PARAMS)
 @pytest.mark.parametrize("snippet", SNIPPETS, ids=lambda s: s.name)
 def test_runs_as_a_program_on_every_stack_and_gives_what_the_harness_needs(
     snippet, stack, snippet_servers, root, tmp_path
@@ -129,3 +142,40 @@ def test_snippets_import_only_tensorflow_numpy_and_the_standard_library(root):
             if words[:1] in (["import"], ["from"]) and len(words) > 1:
                 top = words[1].split(".")[0]
                 assert top in allowed, f"{snippet.relpath} imports {top}"
+
+
+RUN_TEST = (
+    "tests/test_snippets.py::test_runs_as_a_program_on_every_stack_and_gives_what_the_harness_needs"
+)
+
+
+def pytest_arguments(makefile: str, target: str) -> list[str]:
+    """The arguments `make <target>` gives pytest, read from its recipe in the Makefile."""
+    recipe = re.search(rf"^{target}:.*\n((?:\t.*\n)+)", makefile, re.MULTILINE)
+    assert recipe, f"the Makefile has no {target} target"
+    [line] = [line for line in recipe.group(1).splitlines() if "$(PYTEST)" in line]
+    arguments = shlex.split(line.split("$(PYTEST)", 1)[1])
+    # Options only: a path would narrow the run, and the collection below adds its own.
+    assert not [a for a in arguments if a.startswith("tests") or ".py" in a], (target, arguments)
+    return arguments
+
+
+def snippet_runs_collected(arguments: list[str], root) -> set[str]:
+    """The snippet runs pytest collects with these arguments, without xdist (-p no:xdist, as
+    one debugs a test: this also fails if the suite cannot run without it)."""
+    command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:xdist",
+               *arguments, "tests/test_snippets.py"]  # fmt: skip
+    done = subprocess.run(command, cwd=root, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return {line for line in done.stdout.splitlines() if line.startswith(RUN_TEST + "[")}
+
+
+def test_make_test_runs_every_snippet_on_every_stack_and_make_check_the_default_one(root):
+    """Every (snippet, stack) item is in `make test`'s one pytest run; `make check` holds the
+    default stack's and no other. A snippet or a stack left out of either fails here."""
+    makefile = (root / "Makefile").read_text(encoding="utf-8")
+    every = {f"{RUN_TEST}[{snippet.name}-{stack.id}]" for snippet in SNIPPETS for stack in STACKS}
+    default = {item for item in every if item.endswith(f"-{measured_stacks.DEFAULT}]")}
+    assert len(every) == len(SNIPPETS) * len(STACKS) and default
+    assert snippet_runs_collected(pytest_arguments(makefile, "test"), root) == every
+    assert snippet_runs_collected(pytest_arguments(makefile, "check"), root) == default

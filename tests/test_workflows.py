@@ -77,16 +77,51 @@ def test_no_checkout_leaves_its_token_in_git():
                     assert step.get("with", {}).get("persist-credentials") is False, path.name
 
 
-def test_tests_run_on_linux_and_on_an_apple_silicon_mac():
+def test_the_gate_runs_on_linux_and_on_an_apple_silicon_mac_and_ci_runs_make_test():
     jobs = load("test.yml")["jobs"]
     runners = {name: job["runs-on"] for name, job in jobs.items()}
     linux = [job for job in jobs.values() if job["runs-on"] == "ubuntu-latest"]
     mac = [job for job in jobs.values() if job["runs-on"] == "macos-14"]
     assert linux and mac, f"need an ubuntu-latest and a macos-14 (Apple M1) job: {runners}"
-    assert ".ci/run" in run_commands(linux[0])
+    assert ".ci/run check" in run_commands(linux[0])
+    assert "make check" in run_commands(mac[0]) and "make measure-quick" in run_commands(mac[0])
+    # .ci/run, the project's own CI, runs the README's test command by default: every stack.
     ci_run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
-    assert "make test" in ci_run and "chromium" in ci_run
-    assert "make test" in run_commands(mac[0])
+    assert 'case "${1:-test}" in' in ci_run and "test) make test ;;" in ci_run
+    assert "chromium" in ci_run
+
+
+def test_the_stack_matrix_runs_every_other_stack_on_main_weekly_and_on_pull_requests(root):
+    """stacks.yml: one job per measured stack other than the default (the gate runs that
+    one), on Linux at every push to main, weekly and on pull requests changing the runs'
+    inputs; on the Mac weekly and on demand only."""
+    from scripts.core import measured_stacks
+
+    others = [s.id for s in measured_stacks.load() if s.id != measured_stacks.DEFAULT]
+    workflow = load("stacks.yml")
+    triggers = workflow["on"]
+    assert triggers["push"] == {"branches": ["main"]} and triggers["schedule"]
+    for path in ("snippets/**", "locks/**", "requirements.txt", "data/measured_stacks.yml",
+                 "tests/snippet_check.py", "tests/snippet_server.py", "tests/forked_program.py"):  # fmt: skip
+        assert path in triggers["pull_request"]["paths"], path
+    linux, mac = workflow["jobs"]["linux"], workflow["jobs"]["macos"]
+    for job in (linux, mac):
+        assert job["strategy"]["matrix"]["stack"] == others
+        assert job["env"]["STACK"] == "${{ matrix.stack }}"
+        assert 'make test-stack STACK="$STACK"' in run_commands(job)
+    assert "if" not in linux and mac["runs-on"] == "macos-14"
+    assert (
+        mac["if"] == "github.event_name == 'schedule' || github.event_name == 'workflow_dispatch'"
+    )
+
+
+def test_every_test_job_caches_uv_keyed_on_the_locks():
+    for name in ("test.yml", "stacks.yml"):
+        for job_name, job in load(name)["jobs"].items():
+            caches = [s for s in job["steps"] if s.get("uses", "").startswith("actions/cache@")]
+            assert caches, f"{name}: {job_name} has no uv cache"
+            assert caches[0]["with"]["path"] == "~/.cache/uv"
+            assert "hashFiles('requirements.txt', 'locks/*.txt')" in caches[0]["with"]["key"]
 
 
 def test_the_mac_job_says_why_the_browser_tests_skip_and_what_it_measures():
@@ -205,13 +240,16 @@ def test_mac_results_scripts_take_expressions_only_through_env():
         assert "${{" not in run_commands(job)
 
 
-def test_mac_results_uses_only_make_targets_that_exist():
+def test_workflows_use_only_make_targets_that_exist():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     targets = set(re.findall(r"^([a-z-]+):", makefile, flags=re.MULTILINE))
     used = set()
-    for job in load(MAC_RESULTS)["jobs"].values():
-        used |= set(re.findall(r"\bmake ([a-z-]+)", run_commands(job)))
-    assert used and used <= targets, used - targets
+    for name in (MAC_RESULTS, "test.yml", "stacks.yml"):
+        for job in load(name)["jobs"].values():
+            used |= set(re.findall(r"\bmake ([a-z-]+)", run_commands(job)))
+    ci_run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    used |= set(re.findall(r"\) make ([a-z-]+) ;;", ci_run))  # its targets, not apt's make
+    assert {"check", "test", "test-stack"} <= used and used <= targets, used - targets
 
 
 def test_mac_results_machine_is_named_apple_silicon_cpu_only_hosted():

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
-from scripts.core import outcomes
+from scripts.core import data_formats, outcomes
 from scripts.core.catalog import ROOT
 
 CLAIMS_DIR = ROOT / "data" / "claims"
@@ -41,10 +39,10 @@ def load(claims_dir: Path = CLAIMS_DIR) -> list[dict]:
     """Every claim of every file in claims_dir, checked for the fields pages and tests use."""
     claims: list[dict] = []
     for path in sorted(claims_dir.glob("*.yml")):
-        try:
-            found = yaml.safe_load(path.read_text(encoding="utf-8"))["claims"]
-        except (yaml.YAMLError, KeyError, TypeError) as error:
-            raise ClaimsError(f"{path.name}: expected a mapping with a 'claims' list") from error
+        try:  # the shape, by data/claims.schema.json
+            found = data_formats.read(path, "claims")["claims"]
+        except data_formats.FormatError as error:
+            raise ClaimsError(str(error)) from error
         for number, claim in enumerate(found):
             check(claim, f"{path.name}: claims[{number}] ({claim.get('id', '?')})")
         claims += found

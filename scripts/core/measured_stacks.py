@@ -4,7 +4,7 @@ stack's snippets, with which environment variables, and how to build it when it 
 Each stack's environment is a virtual environment in the repository (`.venv` holds two: Keras 3,
 and tf-keras selected by TF_USE_LEGACY_KERAS=1). A missing environment is an error that names
 the `make` target that builds it; what an environment really loads is read by running its
-Python (software_probe.py), never assumed from this file.
+Python (scripts/core/stack_software.py), never assumed from this file.
 """
 
 from __future__ import annotations
@@ -14,17 +14,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
-from scripts.core import json_files, project_files
+from scripts.core import data_formats, json_files, project_files
 
 STACKS_FILE = project_files.ROOT / "data" / "measured_stacks.yml"
 DEFAULT = "tf216-keras3"  # the stack `make measure` measures when STACK is not given
 LEGACY_KERAS = "TF_USE_LEGACY_KERAS"
-FIELDS = {
-    "id": str, "title": str, "why": str, "tensorflow": str, "keras_package": str,
-    "keras": str, "legacy_keras": bool, "environment": str, "mac": str, "mac_measured": bool,
-}  # fmt: skip
 
 
 class StackError(ValueError):
@@ -73,27 +67,13 @@ class Stack:
 
 
 def load(path: Path = STACKS_FILE) -> list[Stack]:
-    """Every stack, in the file's order, each field checked."""
+    """Every stack, in the file's order, held to data/measured_stacks.schema.json; this adds
+    only that no id is listed twice."""
     try:
-        listed = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as error:
-        raise StackError(f"{path}: cannot read it: {error}") from error
-    if not isinstance(listed, list) or not listed:
-        raise StackError(f"{path}: expected a list of stacks")
-    stacks = []
-    for number, item in enumerate(listed):
-        where = f"{path}: stack {number + 1}"
-        if not isinstance(item, dict):
-            raise StackError(f"{where}: expected a mapping of {', '.join(FIELDS)}")
-        for field, kind in FIELDS.items():
-            if not isinstance(item.get(field), kind):
-                raise StackError(f"{where}: field {field!r}: expected a {kind.__name__}")
-        unknown = set(item) - set(FIELDS) - {"lock"}
-        if unknown:
-            raise StackError(f"{where}: unknown fields {sorted(unknown)}")
-        if item.get("lock") is not None and not isinstance(item["lock"], str):
-            raise StackError(f"{where}: field 'lock': expected a path")
-        stacks.append(Stack(**item))
+        listed = data_formats.read(path, "measured_stacks")
+    except data_formats.FormatError as error:
+        raise StackError(str(error)) from error
+    stacks = [Stack(**item) for item in listed]
     ids = [stack.id for stack in stacks]
     if len(set(ids)) != len(ids):
         raise StackError(f"{path}: a stack id is listed twice: {ids}")

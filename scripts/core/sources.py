@@ -13,8 +13,8 @@ build supplies each `[id]: url "title"` (scripts/rendering/citations.py). Data f
 whole value is an address (a symptom's source `url`, a claim's source, a published figure's
 `link`, the doctor's JSON files) keep the address, which must be a ledger address.
 
-This module loads and checks the ledger, and finds where each entry is used. Standard
-library and PyYAML only, like scripts/core/compatibility.py.
+This module loads and checks the ledger (its shape is data/sources.schema.json's), and finds
+where each entry is used.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import yaml
 
-from scripts.core import plain_text
+from scripts.core import data_formats, plain_text
 from scripts.core.catalog import ROOT
 
 LEDGER = ROOT / "data" / "sources.yml"
@@ -43,18 +43,8 @@ KINDS = {
     "article": "Articles and papers",
     "package": "Package pages",
 }
-REQUIRED = ("id", "url", "title", "author", "published", "read", "kind", "concerns", "supports")
-# How it was read, a remark, why the date or kind is what it is, the commit a file was read at.
-OPTIONAL = ("checked", "note", "published_note", "kind_note", "commit", "unread")
-# A supports item: where, statement and quote; more of the source's words for the same
-# statement as quote_2, quote_3...; how each was read, a remark.
-SUPPORT_KEYS = re.compile(r"where|statement|quote|quote_\d+|(?:quote_\d+_)?checked|note|unread")
-ID = re.compile(r"[a-z0-9][a-z0-9._-]*")
-# An https address with nothing that could end a Markdown link or its title, or open markup.
-SOURCE_URL = re.compile(r"https://[A-Za-z0-9.-]+(?::\d+)?(?:/[^\s<>\"'`()\[\]{}|\\^]*)?")
 # Any external address in a file (what a citation check must account for).
 RAW_URL = re.compile(r"https?://[^\s)\"'>`<\]]+")
-DATE = re.compile(r"\d{4}(?:-\d{2}(?:-\d{2})?)?")
 # [text][id]: link text may wrap over lines and hold code spans and one level of brackets.
 CITATION = re.compile(r"\[((?:[^\[\]]|\[[^\[\]]*\])+)\]\[([^\[\]\s]+)\]")
 INLINE_LINK = re.compile(r"\]\((https?://[^)\s]+)(?:\s+\"[^\"]*\")?\)")
@@ -93,116 +83,56 @@ def date_text(value) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def date_problem(value, full: bool = False) -> str | None:
+def calendar_problem(value) -> str | None:
+    """Why a date the schema's pattern admits is no calendar date (2024-13-01), or None
+    (the schema names text that is no date at all)."""
     text = date_text(value)
-    if text is None or not DATE.fullmatch(text):
-        want = "YYYY-MM-DD" if full else "YYYY-MM-DD, YYYY-MM or YYYY"
-        return f"must be a date, {want} (found {value!r})"
-    if full and len(text) != 10:
-        return f"must be a full date, YYYY-MM-DD (found {text!r})"
+    if not re.fullmatch(r"\d{4}(-\d{2}){0,2}", text or ""):
+        return None
     try:
         datetime.date.fromisoformat((text + "-01-01")[:10])
-    except ValueError:
+    except (TypeError, ValueError):
         return f"is not a calendar date ({text!r})"
     return None
 
 
-def _strings(value) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) and v.strip() for v in value)
+def with_dates_as_text(data: dict) -> dict:
+    """The ledger with each `published` and `read` as the text the file holds (YAML reads
+    2024-03-20 as a date and 2024 as a number), ready for the schema."""
+    entries = [
+        {**e, **{k: date_text(e[k]) for k in ("published", "read") if e.get(k) is not None}}
+        if isinstance(e, dict) else e
+        for e in data["sources"]
+    ]  # fmt: skip
+    return {**data, "sources": entries}
 
 
-def entry_problems(entry, index: int, root: Path | None = None) -> list[str]:
-    """What is wrong with one ledger entry, each message naming the entry and field."""
-    if not isinstance(entry, dict):
-        return [f"sources[{index}]: must be a mapping of fields, found {type(entry).__name__}"]
-    name = entry.get("id") if isinstance(entry.get("id"), str) else f"sources[{index}]"
-    at = f"source {name}"
-    found = []
-    for key in REQUIRED:
-        if key == "published" and key in entry and entry[key] is None:
-            continue  # null: the source states no date (say how you know in published_note)
-        if entry.get(key) in (None, "", [], {}):
-            hint = " (null if the source gives no date)" if key == "published" else ""
-            found.append(f"{at}: `{key}` is missing{hint}")
-    for key in sorted(set(entry) - set(REQUIRED) - set(OPTIONAL)):
-        found.append(f"{at}: unknown field `{key}`")
-    if (
-        "id" in entry
-        and entry["id"]
-        and not (isinstance(entry["id"], str) and ID.fullmatch(entry["id"]))
-    ):
-        found.append(f"{at}: `id` must be lower-case letters, digits, '.', '_' or '-'")
-    url = entry.get("url")
-    if url and not (isinstance(url, str) and SOURCE_URL.fullmatch(url)):
-        found.append(
-            f"{at}: `url` must be one https address with no spaces, quotes, brackets or "
-            f"parentheses (found {url!r})"
-        )
-    for key in ("title", "author"):
-        if entry.get(key) and not (isinstance(entry[key], str) and entry[key].strip()):
-            found.append(f"{at}: `{key}` must be text")
-    if entry.get("published"):
-        problem = date_problem(entry["published"])
-        if problem:
-            found.append(f"{at}: `published` {problem}")
-    if entry.get("read"):
-        problem = date_problem(entry["read"], full=True)
-        if problem:
-            found.append(f"{at}: `read` {problem}")
-    if entry.get("kind") and entry["kind"] not in KINDS:
-        found.append(f"{at}: `kind` must be one of {', '.join(KINDS)} (found {entry['kind']!r})")
-    concerns = entry.get("concerns")
-    if concerns:
-        if not isinstance(concerns, dict) or set(concerns) != {"software", "hardware"}:
-            found.append(f"{at}: `concerns` must have exactly `software` and `hardware` lists")
-        else:
-            for key in ("software", "hardware"):
-                if concerns[key] != [] and not _strings(concerns[key]):
-                    found.append(f"{at}: `concerns.{key}` must be a list of text ([] if none)")
-    supports = entry.get("supports")
-    if supports and not isinstance(supports, list):
-        found.append(f"{at}: `supports` must be a list")
-    elif supports:
-        for number, item in enumerate(supports, 1):
-            found += support_problems(item, f"{at}: supports item {number}", root)
-    return found
-
-
-def support_problems(item, at: str, root: Path | None) -> list[str]:
-    if not isinstance(item, dict):
-        return [f"{at}: must be a mapping with where, statement and quote"]
-    found = []
-    for key in ("where", "statement", "quote"):
-        value = item.get(key)
-        if not (isinstance(value, str) and value.strip()):
-            why = f" (unread: {item['unread']})" if key == "quote" and item.get("unread") else ""
-            found.append(f"{at}: `{key}` is missing or empty{why}")
-    for key in sorted(k for k in item if not SUPPORT_KEYS.fullmatch(str(k))):
-        found.append(f"{at}: unknown field `{key}`")
-    for key in sorted(k for k in item if re.fullmatch(r"quote_\d+", str(k))):
-        if not (isinstance(item[key], str) and item[key].strip()):
-            found.append(f"{at}: `{key}` must be the source's words")
-    where = item.get("where")
-    if isinstance(where, str) and where.strip() and root is not None:
-        if where.startswith("/") or ".." in Path(where).parts or not (root / where).is_file():
-            found.append(f"{at}: `where` {where!r} is not a file of this repository")
-    return found
+def named(problem: str, data: dict) -> str:
+    """A schema problem with its entry named by id: 'source tf-63854 (sources[3]).url: ...'."""
+    found = re.match(r"sources\[(\d+)\]", problem)
+    if not found:
+        return problem
+    entry = data["sources"][int(found.group(1))]
+    name = entry.get("id") if isinstance(entry, dict) else None
+    return f"source {name} ({found.group(0)})" + problem[found.end() :] if name else problem
 
 
 def problems(data, root: Path | None = None) -> list[str]:
-    """Every problem of a loaded ledger; [] when it is valid. `root` also checks `where`."""
+    """Every problem of a loaded ledger; [] when it is valid. The shape is
+    data/sources.schema.json's; this adds calendar dates, ids and addresses listed once,
+    allowed addresses that are no source's, and (with `root`) `where` files that exist."""
     if not isinstance(data, dict) or not isinstance(data.get("sources"), list):
         return ["the ledger must be a mapping with a `sources:` list"]
-    found = []
-    for key in sorted(set(data) - {"sources", "not_sources"}):
-        found.append(f"unknown top-level key `{key}`")
+    data = with_dates_as_text(data)
+    found = [named(problem, data) for problem in data_formats.problems(data, "sources")]
     ids: dict[str, int] = {}
     urls: dict[str, str] = {}
-    for index, entry in enumerate(data["sources"]):
-        found += entry_problems(entry, index, root)
-        if not isinstance(entry, dict):
-            continue
+    for index, entry in enumerate(e for e in data["sources"] if isinstance(e, dict)):
         name, url = entry.get("id"), entry.get("url")
+        for key in ("published", "read"):
+            problem = isinstance(entry.get(key), str) and calendar_problem(entry[key])
+            if problem:
+                found.append(f"source {name}: `{key}` {problem}")
         if isinstance(name, str):
             if name in ids:
                 found.append(f"source {name}: id defined twice (entries {ids[name]} and {index})")
@@ -211,20 +141,27 @@ def problems(data, root: Path | None = None) -> list[str]:
             if url in urls:
                 found.append(f"source {name}: url {url} is already the url of {urls[url]}")
             urls.setdefault(url, str(name))
-    allowed = data.get("not_sources") or []
-    if not isinstance(allowed, list):
-        return [*found, "`not_sources` must be a list"]
-    for index, item in enumerate(allowed):
-        at = f"not_sources[{index}]"
-        if not isinstance(item, dict) or set(item) - {"url", "reason", "prefix"}:
-            found.append(f"{at}: must have `url` and `reason` (and optionally `prefix: true`)")
-            continue
-        if not (isinstance(item.get("url"), str) and re.fullmatch(r"https?://\S+", item["url"])):
-            found.append(f"{at}: `url` must be an http(s) address")
-        if not (isinstance(item.get("reason"), str) and item["reason"].strip()):
-            found.append(f"{at}: `reason` is missing: say why this address is not a source")
-        if item.get("url") in urls:
-            found.append(f"{at}: {item['url']} is also the url of source {urls[item['url']]}")
+        for number, item in enumerate(entry.get("supports") or [], 1):
+            where = item.get("where") if isinstance(item, dict) else None
+            if (
+                isinstance(where, str)
+                and where.strip()
+                and root is not None
+                and (
+                    where.startswith("/")
+                    or ".." in Path(where).parts
+                    or not (root / where).is_file()
+                )
+            ):
+                found.append(
+                    f"source {name}: supports item {number}: `where` {where!r} is not a file of "
+                    "this repository"
+                )
+    for index, item in enumerate(data.get("not_sources") or []):
+        if isinstance(item, dict) and item.get("url") in urls:
+            found.append(
+                f"not_sources[{index}]: {item['url']} is also the url of source {urls[item['url']]}"
+            )
     return found
 
 

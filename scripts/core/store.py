@@ -16,6 +16,7 @@ from pathlib import Path
 import jsonschema
 
 from scripts.core import (
+    data_formats,
     measured_stacks,
     plain_text,
     pooling,
@@ -91,42 +92,10 @@ def _where(path) -> str:
 
 
 def _schema_message(error: jsonschema.ValidationError) -> str:
-    """One schema error in words: what was expected and what was found."""
-    value, kind = error.instance, error.validator
-    if kind == "required":
-        missing = [k for k in error.validator_value if k not in value]
-        return f"missing field(s) {', '.join(missing)}"
-    if kind == "additionalProperties":
-        unknown = sorted(str(k)[:40] for k in value if k not in error.schema.get("properties", {}))
-        known = ", ".join(error.schema.get("properties", {}))
-        return f"unknown field(s) {', '.join(map(repr, unknown))}; expected only {known}"
-    if kind == "type":
-        wanted = error.validator_value
-        words = {"integer": "a whole number", "number": "a finite number", "string": "text",
-                 "object": "an object", "array": "a list", "boolean": "true or false"}  # fmt: skip
-        wanted = [wanted] if isinstance(wanted, str) else wanted
-        names = " or ".join(words.get(w, w) for w in wanted if w != "null")
-        shown = type(value).__name__ if isinstance(value, (dict, list)) else repr(value)[:60]
-        return f"expected {names}{' or null' if 'null' in wanted else ''}, got {shown}"
-    if kind == "pattern":
-        meaning = error.schema.get("description")
-        return f"{str(value)[:40]!r} does not match {error.validator_value}" + (
-            f": {meaning}" if meaning else ""
-        )
-    if kind == "maxLength":
-        return f"longer than {error.validator_value} characters"
-    if kind == "maxItems":
-        return f"more than {error.validator_value} items"
-    if kind == "exclusiveMinimum":
-        return f"expected a positive number, got {value!r}"
-    if kind == "minimum":
-        return f"expected a whole number >= {error.validator_value}, got {value!r}"
-    if kind == "maximum":
-        return f"{value!r} is more than any machine has (at most {error.validator_value})"
-    if kind in ("enum", "const"):
-        allowed = error.validator_value if kind == "enum" else [error.validator_value]
-        return f"expected one of {', '.join(map(repr, allowed))}, got {str(value)[:40]!r}"
-    return error.message[:200]
+    """One schema error in words (data_formats.schema_message), a machine's sizes in its own."""
+    if error.validator == "maximum":
+        return f"{error.instance!r} is more than any machine has (at most {error.validator_value})"
+    return data_formats.schema_message(error)
 
 
 def _schema_problem(data: object, name: str) -> None:

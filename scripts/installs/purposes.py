@@ -7,9 +7,11 @@ import re
 from dataclasses import dataclass, field
 from functools import cache
 
-import yaml
+import tomllib
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
 
-from scripts.core import mac_stacks, project_files
+from scripts.core import data_formats, mac_stacks, project_files
 from scripts.core.compatibility import minor, same_version, version_tuple
 
 PURPOSES = project_files.ROOT / "data" / "command_purposes.yml"
@@ -51,13 +53,18 @@ def _requirements(line: str) -> tuple[str, ...]:
 
 
 def linux_pins() -> tuple[str, str]:
-    """(tensorflow, keras) as pyproject.toml pins them on Linux x86-64."""
-    text = project_files.read_text(PYPROJECT)
-    tf = re.search(r'"tensorflow-cpu==([\d.]+);', text)
-    keras = re.search(r'"keras==([\d.]+)"', text)
-    if not tf or not keras:
+    """(tensorflow, keras) as pyproject.toml pins them on Linux x86-64 (packaging reads each
+    requirement and its marker)."""
+    project = tomllib.loads(project_files.read_text(PYPROJECT))["project"]
+    on_linux = {"sys_platform": "linux", "platform_machine": "x86_64"}
+    found = {}
+    for line in project["dependencies"]:
+        requirement = Requirement(line)
+        if requirement.marker is None or requirement.marker.evaluate(on_linux):
+            found.setdefault(*pinned(line))
+    if not found.get("tensorflow-cpu") or not found.get("keras"):
         raise PurposeError(f"{PYPROJECT.name}: no tensorflow-cpu== or keras== pin found")
-    return tf.group(1), keras.group(1)
+    return found["tensorflow-cpu"], found["keras"]
 
 
 # A doctor fix that adds a plugin or a Keras to a TensorFlow no Mac stack lists (tensorflow-macos
@@ -114,12 +121,13 @@ class Purpose:
 
 @cache
 def load() -> dict:
-    """data/command_purposes.yml, checked: every stack and platform it names exists."""
-    data = yaml.safe_load(project_files.read_text(PURPOSES))
+    """data/command_purposes.yml, held to data/command_purposes.schema.json (fields, one of
+    for / not_resolved, known platforms); this adds that every stack it names exists."""
+    try:
+        data = data_formats.read(PURPOSES, "command_purposes")
+    except data_formats.FormatError as error:
+        raise PurposeError(str(error)) from error
     for entry in data["commands"]:
-        where = f"{PURPOSES.name}: {entry.get('command')!r}"
-        if "command" not in entry or ("for" in entry) == ("not_resolved" in entry):
-            raise PurposeError(f"{where}: needs command and one of for / not_resolved")
         for use in entry.get("for", []):
             pins(use["stack"])
             if use.get("onto"):
@@ -198,18 +206,16 @@ def two_tensorflows(versions: dict[str, str | None]) -> str | None:
     return " and ".join(f"{name} {version}" for name, version in found.items())
 
 
-REQUIREMENT = re.compile(r"^([A-Za-z0-9][A-Za-z0-9_.\-]*)(?:\[[^\]]*\])?\s*(==|~=)?\s*([\d.]*)")
-
-
 def pinned(requirement: str) -> tuple[str, str | None]:
-    """(name, version) of a requirement: '"tf-keras~=2.16.0"' -> ('tf-keras', '2.16.0');
-    the version is None unless the requirement pins one with == or ~= ('==2.19.*' -> '2.19')."""
-    match = REQUIREMENT.match(requirement.strip())
-    if match is None:
+    """(name, version) of a requirement, read by packaging: 'tf-keras~=2.16.0' -> ('tf-keras',
+    '2.16.0'); the version is None unless the requirement pins one with == or ~=
+    ('==2.19.*' -> '2.19'). Text that is no requirement comes back as (text, None)."""
+    try:
+        parsed = Requirement(requirement.strip())
+    except InvalidRequirement:
         return requirement, None
-    name = re.sub(r"[-_.]+", "-", match.group(1)).lower()
-    version = match.group(3).rstrip(".") if match.group(2) else None
-    return name, version or None
+    pins = sorted(s.version for s in parsed.specifier if s.operator in ("==", "~="))
+    return canonicalize_name(parsed.name), (pins[0].removesuffix(".*") if pins else None)
 
 
 def intended_stack(

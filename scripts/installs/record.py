@@ -8,13 +8,12 @@ An offer is one command, for one stack, on one platform and Python, given to one
 from __future__ import annotations
 
 import datetime
-import json
 import threading
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from scripts.core import project_files, symptom_readers
+from scripts.core import data_formats, project_files, symptom_readers
 from scripts.installs import fix_routes, purposes, resolve
 from scripts.installs.commands import Printed, commands_in, dumps, steps
 from scripts.installs.purposes import WATCHED, intended_stack, pinned, pins
@@ -253,11 +252,14 @@ def build(
 
 
 def write(data: dict) -> None:
+    """Write the record, held first to data/commands_record.schema.json."""
+    data_formats.check(data, RECORD, "commands_record")
     RECORD.write_text(dumps(data), encoding="utf-8")
 
 
 def load() -> dict:
-    return json.loads(project_files.read_text(RECORD))
+    """The record, held to data/commands_record.schema.json."""
+    return data_formats.read(RECORD, "commands_record")
 
 
 def entry_key(entry: dict) -> tuple:

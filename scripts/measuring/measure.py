@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from scripts.core import (
@@ -32,6 +33,7 @@ from scripts.core import store as results
 from scripts.core.rounds import process_rounds
 from scripts.findings import comparison, noisy
 from scripts.measuring import noise_check
+from scripts.measuring.messages import ChildReport, ChildRequest, Output
 
 QUICK_RESULTS_DIR = catalog.ROOT / "build" / "quick-results"
 
@@ -121,20 +123,14 @@ def run_child(
     snippets_dir: Path,
     variants: list[str] | None = None,
     stack: measured_stacks.Stack | None = None,
-) -> dict:
+) -> ChildReport:
     """Measure one snippet (or some of its variants) in a child process, with the stack's
     Python where one is given; return its report."""
+    request = ChildRequest.of(snippet.name, method, variants)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "report.json"
-        command = [
-            child_python(stack), "-m", "scripts.measuring.measure_child", "--snippet", snippet.name,
-            "--size", method["size"], "--warmup", str(method["warmup"]),
-            "--min-rounds", str(method["min_rounds"]), "--max-rounds", str(method["max_rounds"]),
-            "--budget", str(method["budget_s"]), "--seed", str(method.get("order_seed", 0)),
-            "--out", str(out), "--snippets-dir", str(snippets_dir),
-        ]  # fmt: skip
-        for variant in variants or []:
-            command += ["--variant", variant]
+        command = [child_python(stack), "-m", "scripts.measuring.measure_child",
+                   *request.argv(out, snippets_dir)]  # fmt: skip
         try:
             done = subprocess.run(
                 command, cwd=catalog.ROOT, env=child_env(stack), timeout=timeout,
@@ -145,7 +141,7 @@ def run_child(
             )
         except subprocess.TimeoutExpired:
             problem = f"timed out after {timeout:.0f} s"
-        report = json.loads(out.read_text()) if out.exists() else {"variants": {}}
+        report: ChildReport = json.loads(out.read_text()) if out.exists() else {"variants": {}}
     if problem and not report.get("error"):
         report["error"] = f"{snippet.relpath}: {problem}"
     return report
@@ -168,7 +164,7 @@ def measure_snippet(
     method: dict,
     args: argparse.Namespace,
     variants: list[str] | None = None,
-) -> dict:
+) -> ChildReport:
     """One child for the snippet (its variants interleaved in rounds), or, when it sets
     ISOLATE_VARIANTS = True, alternating processes; only the named variants when given
     (measure-quick: the claims' pairs).
@@ -187,11 +183,11 @@ def measure_snippet(
 
 def rerun_after_crash(
     snippet: catalog.Snippet,
-    report: dict,
+    report: ChildReport,
     method: dict,
     args: argparse.Namespace,
     variants: list[str] | None,
-) -> dict:
+) -> ChildReport:
     """When the child died before it had measured its variants (one of them took the
     process down), measure those again, each in its own processes, so the one that crashes
     fails alone and the others are still measured."""
@@ -203,15 +199,15 @@ def rerun_after_crash(
         return report
     print(f"  {report['error']}; measuring {', '.join(missing)} one process each", file=sys.stderr)
     again = alternating_processes(snippet, missing, method, args)
-    report["variants"].update(again["variants"])
+    for variant, outcome in again["variants"].items():  # each says how it was measured
+        report["variants"][variant] = {**outcome, "schedule": again["schedule"], "isolated": True}
     report["error"] = None
-    report["separate"] = {v: again for v in again["variants"]}
     return report
 
 
 def alternating_processes(
     snippet: catalog.Snippet, chosen: list[str], method: dict, args: argparse.Namespace
-) -> dict:
+) -> ChildReport:
     """Each variant in its own processes, in process rounds: one process per variant per
     round, the order shuffled per round (seeded), each process warming up and then timing
     its share of the runs. A variant's rounds are its timed runs in process-round order.
@@ -221,7 +217,7 @@ def alternating_processes(
     # over the process rounds), so their timings pair round by round.
     per_process = max(1, -(-method["max_rounds"] // rounds))
     child_method = {**method, "min_rounds": per_process, "max_rounds": per_process}
-    merged: dict = {
+    merged: ChildReport = {
         "variants": {},
         "error": None,
         "isolated": True,
@@ -285,7 +281,7 @@ def joined_stats(pieces: list[dict]) -> dict:
 
 def capture_output(
     snippet: catalog.Snippet, size: str, timeout: float, stack: measured_stacks.Stack | None = None
-) -> dict:
+) -> Output:
     """Run the snippet as a reader would (`python snippet.py SIZE`) and keep what it prints."""
     try:
         done = subprocess.run(
@@ -299,8 +295,9 @@ def capture_output(
     return {"text": done.stdout, "size": size}
 
 
-def make_entry(snippet, variant, report, method, software, git, date) -> dict:
-    source = report.get("separate", {}).get(variant, report)  # re-run after a crash?
+def make_entry(snippet, variant, report: ChildReport, method, software, git, date) -> dict:
+    outcome = report["variants"][variant]  # a variant measured again says how, else its report
+    source = {key: outcome.get(key, report.get(key)) for key in ("schedule", "isolated")}
     return {
         "snippet": snippet.name,
         "snippet_path": snippet.relpath,
@@ -323,11 +320,11 @@ def make_entry(snippet, variant, report, method, software, git, date) -> dict:
             if source.get("isolated")
             else "one child per snippet",
         },
-        "stats": report["variants"][variant]["stats"],
+        "stats": outcome["stats"],
     }
 
 
-def schedule_fields(report: dict) -> dict:
+def schedule_fields(report: ChildReport) -> dict:
     """The interleaving a report was measured with, as an entry's method records it."""
     schedule = report.get("schedule") or {}
     if not schedule.get("run_started"):
@@ -430,48 +427,68 @@ def versus_the_guide_on(stack_id: str, path: Path, results_dir: Path = results.R
     return f"Stack {stack_id}:\n" + comparison.versus_the_guide(mine, guide)
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+class Refused(Exception):
+    """A run that cannot start; the message says why (empty when already said), exit status 2."""
+
+
+@dataclass
+class Plan:
+    """What a run measures: the snippets, each one's skip reason on the stack (SKIP_ON_STACKS),
+    and for --quick only the variants the claims compare."""
+
+    selected: list[catalog.Snippet]
+    skipped: dict[str, str | None]
+    quick_choice: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Run:
+    """A started run: where it writes, on which machine and stack, its session and method."""
+
+    args: argparse.Namespace
+    method: dict
+    software: dict
+    machine: dict
+    git: dict
+    path: Path
+    session: dict
+    conditions: dict
+    lock: object  # the machine-wide lock, held open until the run ends
+    failures: list[str] = field(default_factory=list)
+    summary: list[str] = field(default_factory=list)
+
+
+def plan_run(args: argparse.Namespace) -> Plan:
+    """The snippets to measure; a snippet that cannot run on this stack is skipped by name."""
     try:
         selected = catalog.select(args.only, args.snippets_dir)
-        # A snippet that cannot run on this stack says why (SKIP_ON_STACKS); it is skipped
-        # by name, and the run says so.
         skipped = {s.name: catalog.skip_reason(s, args.stack.id) for s in selected}
     except catalog.SnippetError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    quick_choice: dict[str, list[str]] = {}
+        raise Refused(f"error: {error}") from error
+    plan = Plan(selected, skipped)
     if args.quick and args.snippets_dir.resolve() == catalog.SNIPPETS_DIR.resolve():
         claim_list = claims.load()  # quick: only the variants the claims compare
-        quick_choice = {s.name: claim_variants(s, claim_list) for s in selected}
-        selected = [s for s in selected if quick_choice[s.name]]
+        plan.quick_choice = {s.name: claim_variants(s, claim_list) for s in selected}
+        plan.selected = [s for s in selected if plan.quick_choice[s.name]]
     if args.quick and not args.output:
         args.no_output = True
-    if args.list:
-        print("\n".join(s.name for s in selected))
-        return 0
+    return plan
+
+
+def start_run(args: argparse.Namespace) -> Run:
+    """Probe the stack, take the machine, and open this run's session in its results file."""
     try:
         software = stack_software.probe(args.stack)  # what the stack's environment really loads
     except measured_stacks.StackError as error:
-        print(f"error: {error}\nNothing was measured.", file=sys.stderr)
-        return 2
+        raise Refused(f"error: {error}\nNothing was measured.") from error
     lock = hold_run_lock()
     if lock is None:
-        return 2
-    method = method_for(args)
+        raise Refused("")  # hold_run_lock said why
     results_dir = args.results_dir or (QUICK_RESULTS_DIR if args.quick else results.RESULTS_DIR)
-    machine = provenance.collect_machine()
-    git = provenance.git_state(catalog.ROOT)
+    machine, git = provenance.collect_machine(), provenance.git_state(catalog.ROOT)
     publishing = results_dir.resolve() == results.RESULTS_DIR.resolve()
     if publishing and git["dirty"] and not args.allow_dirty:
-        print(
-            "error: the snippets or scripts have uncommitted changes, so results/ would record "
-            "numbers that no commit can reproduce. Commit first (README: write, lint, test, "
-            "commit, measure), or measure into a scratch folder with --results-dir, or pass "
-            "--allow-dirty (entries are then marked on the pages). Nothing was measured.",
-            file=sys.stderr,
-        )
-        return 2
+        raise Refused(DIRTY)
     # The id is decided against results/, so a scratch or reproducibility run of this machine
     # writes the file name its published results have (a second CPU of one model gets a suffix).
     machine["id"] = provenance.distinct_id(machine, results.RESULTS_DIR)
@@ -481,8 +498,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         existing = results.load_or_new(path, machine)
     except results.ResultsError as error:
-        print(f"error: {error}\nFix or move that file; nothing was measured.", file=sys.stderr)
-        return 2
+        raise Refused(f"error: {error}\nFix or move that file; nothing was measured.") from error
     provenance.set_devices(machine, existing["machine"].get("tf_devices") or [])
     session = {
         "id": provenance.utc_now(precise=True),
@@ -493,70 +509,120 @@ def main(argv: list[str] | None = None) -> int:
     conditions = noise_check.snapshot()
     for warning in noise_check.warnings(conditions):
         print(f"warning: {warning}", file=sys.stderr)
-    print(
-        f"Measuring {len(selected)} snippet(s) on {machine['description']}, stack {args.stack.id} "
-        f"(TensorFlow {software['tensorflow']}, {software['keras_package']} "
-        f"{software['keras']}) -> {path}"
-    )
-    failures: list[str] = []
-    summary: list[str] = []
-    started = time.perf_counter()
-    for number, snippet in enumerate(selected, 1):
-        print(f"[{number}/{len(selected)}] {snippet.relpath}", flush=True)
-        if skipped[snippet.name]:
-            print(f"    skipped on stack {args.stack.id}: {skipped[snippet.name]}", flush=True)
+    return Run(args, method_for(args), software, machine, git, path, session, conditions, lock)
+
+
+DIRTY = (
+    "error: the snippets or scripts have uncommitted changes, so results/ would record "
+    "numbers that no commit can reproduce. Commit first (README: write, lint, test, "
+    "commit, measure), or measure into a scratch folder with --results-dir, or pass "
+    "--allow-dirty (entries are then marked on the pages). Nothing was measured."
+)
+
+
+def entries_of(run: Run, snippet: catalog.Snippet, report: ChildReport, chosen, date) -> dict:
+    """The report's measured variants as results entries, each row printed; failures noted."""
+    entries: dict[str, dict] = {}
+    for variant in [v for v in report.get("variant_order", []) if not chosen or v in chosen]:
+        outcome = report["variants"].get(variant, {"error": "not measured (child stopped)"})
+        key = f"{snippet.name}:{variant}"
+        if "error" in outcome:
+            run.failures.append(f"{key}: {outcome['error']}")
             continue
-        chosen = quick_choice.get(snippet.name)
-        report = measure_snippet(snippet, method, args, chosen)
-        if report.get("devices"):  # a Mac's description says whether the Metal GPU was used
-            provenance.set_devices(machine, report["devices"])
-        date = provenance.utc_now()
-        entries: dict[str, dict] = {}
-        for variant in [v for v in report.get("variant_order", []) if not chosen or v in chosen]:
-            outcome = report["variants"].get(variant, {"error": "not measured (child stopped)"})
-            key = f"{snippet.name}:{variant}"
-            if "error" in outcome:
-                failures.append(f"{key}: {outcome['error']}")
-                continue
-            entries[key] = make_entry(snippet, variant, report, method, software, git, date)
-            entries[key]["conditions"] = conditions
-            line = format_row(key, outcome["stats"])
-            summary.append(line)
-            print("    " + line, flush=True)
-        store_speedups(entries)
-        output = None
-        if report.get("error"):
-            failures.append(report["error"])
-        elif not args.no_output:
-            output = capture_output(snippet, method["size"], args.timeout, args.stack)
-            if "error" in output:
-                failures.append(f"{snippet.relpath} (run directly): {output['error']}")
-                output = None
-            else:
-                output.update(snippet_sha256=provenance.file_sha256(snippet.path), date=date)
-        if entries or output:
-            try:
-                results.merge_snippet(
-                    path, machine, session, entries, (snippet.name, output) if output else None
-                )
-            except results.ResultsError as error:
-                failures.append(f"{error}; measuring stopped, earlier snippets are kept")
-                break
-    minutes = (time.perf_counter() - started) / 60
+        entries[key] = make_entry(snippet, variant, report, run.method, run.software, run.git, date)
+        entries[key]["conditions"] = run.conditions
+        run.summary.append(format_row(key, outcome["stats"]))
+        print("    " + run.summary[-1], flush=True)
+    store_speedups(entries)
+    return entries
+
+
+def output_of(run: Run, snippet: catalog.Snippet, report: ChildReport, date) -> Output | None:
+    """The snippet's own printed output, unless the run leaves it out or the snippet failed."""
+    if report.get("error"):
+        run.failures.append(report["error"])
+        return None
+    if run.args.no_output:
+        return None
+    output = capture_output(snippet, run.method["size"], run.args.timeout, run.args.stack)
+    if "error" in output:
+        run.failures.append(f"{snippet.relpath} (run directly): {output['error']}")
+        return None
+    output.update(snippet_sha256=provenance.file_sha256(snippet.path), date=date)
+    return output
+
+
+def measure_into_file(run: Run, snippet: catalog.Snippet, chosen: list[str] | None) -> bool:
+    """Measure one snippet and add it to the run's session; False when writing failed."""
+    report = measure_snippet(snippet, run.method, run.args, chosen)
+    if report.get("devices"):  # a Mac's description says whether the Metal GPU was used
+        provenance.set_devices(run.machine, report["devices"])
+    date = provenance.utc_now()
+    entries = entries_of(run, snippet, report, chosen, date)
+    output = output_of(run, snippet, report, date)
+    if not (entries or output):
+        return True
+    try:
+        results.merge_snippet(run.path, run.machine, run.session, entries,
+                              (snippet.name, output) if output else None)  # fmt: skip
+    except results.ResultsError as error:
+        run.failures.append(f"{error}; measuring stopped, earlier snippets are kept")
+        return False
+    return True
+
+
+def measure_all(run: Run, plan: Plan) -> None:
+    """Every selected snippet in turn, skipped ones named; stops only if writing fails."""
+    stack = run.args.stack
+    print(
+        f"Measuring {len(plan.selected)} snippet(s) on {run.machine['description']}, stack "
+        f"{stack.id} (TensorFlow {run.software['tensorflow']}, {run.software['keras_package']} "
+        f"{run.software['keras']}) -> {run.path}"
+    )
+    for number, snippet in enumerate(plan.selected, 1):
+        print(f"[{number}/{len(plan.selected)}] {snippet.relpath}", flush=True)
+        if plan.skipped[snippet.name]:
+            print(f"    skipped on stack {stack.id}: {plan.skipped[snippet.name]}", flush=True)
+        elif not measure_into_file(run, snippet, plan.quick_choice.get(snippet.name)):
+            break
+
+
+def report_run(run: Run, plan: Plan, minutes: float) -> int:
+    """The summary, the session's noise, a quick run's comparison, the failures; exit status."""
     print(f"\nSummary ({minutes:.1f} min, medians of timed runs; NOISY = IQR/median > 10%):")
-    print("\n".join(summary) or "  (nothing measured)")
-    for snippet in [s for s in selected if skipped[s.name]]:
-        print(f"  {snippet.name}: skipped on stack {args.stack.id}: {skipped[snippet.name]}")
-    if path.exists():
-        print(noise_words(results.read(path), session["id"]))
-    if args.quick and quick_choice and path.exists():
-        print("\n" + versus_the_guide_on(args.stack.id, path))
-    if failures:
-        print(f"\n{len(failures)} failure(s); the other results were kept:", file=sys.stderr)
-        for failure in failures:
-            print(f"  - {failure}", file=sys.stderr)
-        return 1
-    return 0
+    print("\n".join(run.summary) or "  (nothing measured)")
+    for snippet in [s for s in plan.selected if plan.skipped[s.name]]:
+        print(
+            f"  {snippet.name}: skipped on stack {run.args.stack.id}: {plan.skipped[snippet.name]}"
+        )
+    if run.path.exists():
+        print(noise_words(results.read(run.path), run.session["id"]))
+    if run.args.quick and plan.quick_choice and run.path.exists():
+        print("\n" + versus_the_guide_on(run.args.stack.id, run.path))
+    if not run.failures:
+        return 0
+    print(f"\n{len(run.failures)} failure(s); the other results were kept:", file=sys.stderr)
+    for failure in run.failures:
+        print(f"  - {failure}", file=sys.stderr)
+    return 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Plan the run, start it, measure every snippet into the session, then report."""
+    args = parse_args(argv)
+    try:
+        plan = plan_run(args)
+        if args.list:
+            print("\n".join(s.name for s in plan.selected))
+            return 0
+        run = start_run(args)
+    except Refused as refused:
+        if str(refused):
+            print(refused, file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    measure_all(run, plan)
+    return report_run(run, plan, (time.perf_counter() - started) / 60)
 
 
 if __name__ == "__main__":

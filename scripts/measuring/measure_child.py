@@ -18,6 +18,7 @@ from pathlib import Path
 from scripts.core import catalog, provenance, stats
 from scripts.core import store as results
 from scripts.core.rounds import first_calls, interleaved_rounds
+from scripts.measuring.messages import ChildReport
 
 
 def tf_devices() -> list[str]:
@@ -49,6 +50,8 @@ def failure(error: BaseException) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Read a ChildRequest from the command line; write a ChildReport to --out
+    (scripts/measuring/messages.py)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--snippet", required=True, help="e.g. input_pipeline/feeding")
     parser.add_argument("--size", default="full")
@@ -65,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     snippet = catalog.Snippet(args.snippet, args.snippets_dir / f"{args.snippet}.py")
-    report: dict = {"snippet": args.snippet, "variants": {}, "devices": None, "error": None}
+    report: ChildReport = {"snippet": args.snippet, "variants": {}, "devices": None, "error": None}
     try:
         module = catalog.load(snippet)
     except catalog.SnippetError as error:

@@ -1,0 +1,146 @@
+"""Every data format of the project is defined once, by a JSON Schema under data/.
+
+FORMATS maps each data file (a path or a glob, relative to the repository) to its schema,
+data/<name>.schema.json. `check` holds parsed data to its schema and raises FormatError naming
+the file, the field and what was expected; the loaders call it, then add only what a schema
+cannot say (one field against another, one file against another). A test lists every file in
+data/ and fails on one that FORMATS does not name or whose schema is missing.
+
+Not for tf-doctor.pyz: it imports jsonschema. The stdlib modules the archive ships
+(compatibility, mac_stacks, stack_match) read files that a test holds to their schema here.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import functools
+import json
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+from scripts.core import project_files
+
+# data file (glob, relative to the repository) -> its schema's name (data/<name>.schema.json)
+FORMATS = {
+    "results/*.json": "results",
+    "data/claims/*.yml": "claims",
+    "data/command_purposes.yml": "command_purposes",
+    "data/commands_record.json": "commands_record",
+    "data/compatibility.json": "compatibility",
+    "data/mac_stacks.json": "mac_stacks",
+    "data/measured_stacks.yml": "measured_stacks",
+    "data/measured_stacks.json": "measured_stacks_portable",
+    "data/reference_results.yml": "reference_results",
+    "data/sources.yml": "sources",
+    "data/stack_changes.yml": "stack_changes",
+    "data/symptoms.yml": "symptoms",
+}
+
+WORDS = {"integer": "a whole number", "number": "a finite number", "string": "text",
+         "object": "an object", "array": "a list", "boolean": "true or false"}  # fmt: skip
+
+
+class FormatError(ValueError):
+    """A data file that does not hold its format; the message names the file and field."""
+
+
+def schema_path(name: str, root: Path = project_files.ROOT) -> Path:
+    return root / "data" / f"{name}.schema.json"
+
+
+def format_of(path: Path, root: Path = project_files.ROOT) -> str | None:
+    """The name of the format a data file holds, or None when FORMATS names no such file."""
+    relative = path.resolve().relative_to(root.resolve()).as_posix()
+    return next((name for glob, name in FORMATS.items() if fnmatch.fnmatch(relative, glob)), None)
+
+
+@functools.cache
+def validator(name: str) -> jsonschema.Draft202012Validator:
+    schema = json.loads(schema_path(name).read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def where(path) -> str:
+    """A field's place as the messages name it: stacks[2].lock, sources[0].supports[1].quote."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "the top level"
+
+
+def schema_message(error: jsonschema.ValidationError) -> str:
+    """One schema error in words: what was expected and what was found."""
+    value, kind = error.instance, error.validator
+    if kind == "required":
+        missing = [k for k in error.validator_value if k not in value]
+        return f"missing field(s) {', '.join(missing)}"
+    if kind == "additionalProperties":
+        unknown = sorted(str(k)[:40] for k in value if k not in error.schema.get("properties", {}))
+        known = ", ".join(error.schema.get("properties", {}))
+        return f"unknown field(s) {', '.join(map(repr, unknown))}; expected only {known}"
+    if kind == "type":
+        wanted = error.validator_value
+        wanted = [wanted] if isinstance(wanted, str) else wanted
+        names = " or ".join(WORDS.get(w, w) for w in wanted if w != "null")
+        shown = type(value).__name__ if isinstance(value, (dict, list)) else repr(value)[:60]
+        return f"expected {names}{' or null' if 'null' in wanted else ''}, got {shown}"
+    if kind == "pattern":
+        meaning = error.schema.get("description")
+        return f"{str(value)[:40]!r} does not match {error.validator_value}" + (
+            f": {meaning}" if meaning else ""
+        )
+    if kind == "maxLength":
+        return f"longer than {error.validator_value} characters"
+    if kind == "minLength":
+        return "expected non-empty text" if error.validator_value == 1 else error.message[:200]
+    if kind == "maxItems":
+        return f"more than {error.validator_value} items"
+    if kind == "minItems":
+        return f"expected at least {error.validator_value} item(s), got {len(value)}"
+    if kind == "exclusiveMinimum":
+        bound = error.validator_value
+        wanted = "a positive number" if bound == 0 else f"more than {bound}"
+        return f"expected {wanted}, got {value!r}"
+    if kind == "minimum":
+        return f"expected a whole number >= {error.validator_value}, got {value!r}"
+    if kind == "maximum":
+        return f"expected at most {error.validator_value}, got {value!r}"
+    if kind == "uniqueItems":
+        return "expected no item twice"
+    if kind in ("enum", "const"):
+        allowed = error.validator_value if kind == "enum" else [error.validator_value]
+        return f"expected one of {', '.join(map(repr, allowed))}, got {str(value)[:40]!r}"
+    return error.message[:200]
+
+
+def problems(data: object, name: str) -> list[str]:
+    """Every place data breaks the schema `name`, as 'field: what was expected'."""
+    found = sorted(validator(name).iter_errors(data), key=lambda e: list(map(str, e.path)))
+    said = (f"{where(error.absolute_path)}: {schema_message(error)}" for error in found)
+    return list(dict.fromkeys(said))  # one 'missing field(s)' line for all a mapping misses
+
+
+def check(data: object, path: Path, name: str | None = None) -> None:
+    """Raise FormatError, naming the file and each field at fault (the first five), unless
+    data holds the format of `path` (or the format `name`)."""
+    name = name or format_of(path)
+    if name is None:
+        raise FormatError(f"{path}: no data format is defined for this file (data_formats.py)")
+    found = problems(data, name)
+    if found:
+        more = f"; and {len(found) - 5} more" if len(found) > 5 else ""
+        raise FormatError(f"{path.name}: " + "; ".join(found[:5]) + more)
+
+
+def read(path: Path, name: str | None = None) -> object:
+    """A YAML or JSON data file, parsed and held to its format."""
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as error:
+        raise FormatError(f"{path.name}: cannot read it: {error}") from error
+    check(data, path, name)
+    return data

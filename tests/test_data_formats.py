@@ -1,0 +1,189 @@
+"""Every data format is defined once, by a JSON Schema under data/ (scripts/core/data_formats.py):
+every file in data/ has one, every committed file holds it, and a hostile file of each format
+is refused with a message naming the file and the field."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+from scripts.core import data_formats, store
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def data_files() -> list[Path]:
+    """Every data file the project keeps: data/ (schemas aside) and results/."""
+    found = [p for p in sorted((ROOT / "data").rglob("*")) if p.is_file()]
+    found = [p for p in found if not p.name.endswith(".schema.json")]
+    return found + sorted((ROOT / "results").glob("*.json"))
+
+
+def parsed(path: Path) -> object:
+    text = path.read_text(encoding="utf-8")
+    return json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+
+
+def test_every_data_file_has_a_format_whose_schema_is_under_data():
+    unnamed = [str(p.relative_to(ROOT)) for p in data_files() if data_formats.format_of(p) is None]
+    assert not unnamed, f"no format (data_formats.FORMATS) for {unnamed}"
+    for name in set(data_formats.FORMATS.values()):
+        schema = data_formats.schema_path(name)
+        assert schema.is_file(), f"format {name!r} has no schema at {schema.relative_to(ROOT)}"
+        jsonschema.Draft202012Validator.check_schema(json.loads(schema.read_text("utf-8")))
+    used = {data_formats.schema_path(name).name for name in data_formats.FORMATS.values()}
+    unused = {p.name for p in (ROOT / "data").glob("*.schema.json")} - used
+    assert not unused, f"schemas no format uses: {sorted(unused)}"
+    named = {data_formats.format_of(p) for p in data_files()}
+    assert named == set(data_formats.FORMATS.values()), "a format with no file left"
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_committed_data_file_holds_its_format(path):
+    assert data_formats.problems(parsed(path), data_formats.format_of(path)) == []
+
+
+def first(data: dict, key: str) -> dict:
+    return data[key][0]
+
+
+# (file, what a hostile copy changes, what the refusal must say after the file's name)
+HOSTILE = {
+    "claims: unknown verdict": (
+        "data/claims/batch-size.yml",
+        lambda d: first(d, "claims").update(verdict="probably"),
+        "claims[0].verdict: expected one of 'holds'",
+    ),
+    "claims: evidence with no range": (
+        "data/claims/batch-size.yml",
+        lambda d: [
+            e.pop(k, None) for e in d["claims"][0]["evidence"][:1] for k in ("at_least", "below")
+        ],  # fmt: skip
+        "claims[0].evidence[0]",
+    ),
+    "command purposes: both for and not_resolved": (
+        "data/command_purposes.yml",
+        lambda d: first(d, "commands").update(not_resolved="both"),
+        "commands[0]",
+    ),
+    "command purposes: unknown platform": (
+        "data/command_purposes.yml",
+        lambda d: next(c for c in d["commands"] if "for" in c)["for"][0].update(
+            platforms=["windows-x86_64"]
+        ),
+        "platforms[0]: expected one of 'macos-arm64'",
+    ),
+    "commands record: a printed line number as text": (
+        "data/commands_record.json",
+        lambda d: first(d, "entries").update(printed_in="twelve"),
+        "entries[0].printed_in: expected a whole number, got 'twelve'",
+    ),
+    "compatibility: a row without its TensorFlow range": (
+        "data/compatibility.json",
+        lambda d: d["official"]["rows"][0].pop("tf_min"),
+        "official.rows[0]: missing field(s) tf_min",
+    ),
+    "compatibility: a test result that is neither OK nor FAIL": (
+        "data/compatibility.json",
+        lambda d: d["tested"]["rows"][0].update(result="maybe"),
+        "tested.rows[0].result: expected one of 'OK', 'FAIL'",
+    ),
+    "mac stacks: a source that is no https link": (
+        "data/mac_stacks.json",
+        lambda d: d["sources"].update(apple_table="javascript:alert(1)"),
+        "sources.apple_table: 'javascript:alert(1)' does not match",
+    ),
+    "mac stacks: a verified aspect missing": (
+        "data/mac_stacks.json",
+        lambda d: first(d, "stacks")["verified"].pop("speed"),
+        "stacks[0].verified: missing field(s) speed",
+    ),
+    "measured stacks: legacy_keras as text": (
+        "data/measured_stacks.yml",
+        lambda d: d[0].update(legacy_keras="no"),
+        "[0].legacy_keras: expected true or false, got 'no'",
+    ),
+    "measured stacks: an unknown field": (
+        "data/measured_stacks.yml",
+        lambda d: d[0].update(python="3.11"),
+        "[0]: unknown field(s) 'python'",
+    ),
+    "measured stacks (portable): a stack without its Keras": (
+        "data/measured_stacks.json",
+        lambda d: first(d, "stacks").pop("keras"),
+        "stacks[0]: missing field(s) keras",
+    ),
+    "reference results: a row without its unit": (
+        "data/reference_results.yml",
+        lambda d: first(d, "sources")["rows"][0].pop("unit"),
+        "sources[0].rows[0]: missing field(s) unit",
+    ),
+    "sources: a link that is not https": (
+        "data/sources.yml",
+        lambda d: first(d, "sources").update(url="http://example.com/page"),
+        "sources[0].url: 'http://example.com/page' does not match",
+    ),
+    "sources: a statement without the source's words": (
+        "data/sources.yml",
+        lambda d: first(d, "sources")["supports"][0].pop("quote"),
+        "sources[0].supports[0]: missing field(s) quote",
+    ),
+    "stack changes: one stack instead of two": (
+        "data/stack_changes.yml",
+        lambda d: d["changes"].append(
+            {
+                "claim": "c",
+                "stacks": ["tf216-keras3"],
+                "cause": "x",
+                "source": "https://a.b",
+                "tag": "v1",
+            }  # fmt: skip
+        ),
+        "stacks: expected at least 2 item(s), got 1",
+    ),
+    "symptoms: an unknown era": (
+        "data/symptoms.yml",
+        lambda d: first(d, "symptoms").update(era="the future"),
+        "symptoms[0].era: expected one of 'ML Compute fork'",
+    ),
+    "symptoms: a fix language pytest would not run": (
+        "data/symptoms.yml",
+        lambda d: first(d, "symptoms").update(fix_lang="python"),
+        "symptoms[0].fix_lang: expected one of 'console', 'py'",
+    ),
+    "results: a session list with no session": (
+        "results/intel-xeon-2cpu-linux.json",
+        lambda d: d.update(sessions=[]),
+        "sessions: expected at least 1 item(s), got 0",
+    ),
+}
+
+
+def test_every_format_has_a_hostile_file_test():
+    tried = {data_formats.format_of(ROOT / path) for path, _, _ in HOSTILE.values()}
+    assert tried == set(data_formats.FORMATS.values())
+
+
+@pytest.mark.parametrize("case", HOSTILE)
+def test_a_hostile_file_is_refused_naming_the_file_and_the_field(case):
+    relative, change, expected = HOSTILE[case]
+    path = ROOT / relative
+    data = copy.deepcopy(parsed(path))
+    change(data)
+    with pytest.raises(data_formats.FormatError) as refused:
+        data_formats.check(data, path)
+    assert str(refused.value).startswith(f"{path.name}: "), refused.value
+    assert expected in str(refused.value), refused.value
+
+
+def test_a_results_file_with_no_session_is_refused_when_read(tmp_path):
+    committed = store.read(ROOT / "results" / "intel-xeon-2cpu-linux.json")
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({**committed, "sessions": []}), encoding="utf-8")
+    with pytest.raises(store.ResultsError, match="sessions: expected at least 1 item"):
+        store.read(empty)
