@@ -122,19 +122,18 @@ class Purpose:
 @cache
 def load() -> dict:
     """data/command_purposes.yml, held to data/command_purposes.schema.json (fields, one of
-    for / not_resolved, known platforms); this adds that every stack it names exists."""
+    for / not_resolved, known platforms); this adds that every stack it names exists and that
+    its pythons are among the stack's."""
     try:
         data = data_formats.read(PURPOSES, "command_purposes")
     except data_formats.FormatError as error:
         raise PurposeError(str(error)) from error
     for entry in data["commands"]:
-        for use in entry.get("for", []):
+        for number, use in enumerate(entry.get("for", [])):
+            where = f"{PURPOSES.name}: {entry.get('command', '?')!r} for[{number}]"
             pins(use["stack"])
             if use.get("onto"):
                 pins(use["onto"])
-            unknown = set(use.get("platforms", [])) - set(MAC + LINUX)
-            if unknown:
-                raise PurposeError(f"{where}: platforms {sorted(unknown)} not in {MAC + LINUX}")
             outside = set(map(str, use.get("pythons", []))) - set(pins(use["stack"]).pythons)
             if outside:
                 raise PurposeError(
