@@ -141,7 +141,8 @@ def test_an_invalid_ledger_exits_2(tmp_path, capsys):
     path = tmp_path / "ledger.yml"
     path.write_text("sources:\n  - id: x\n", encoding="utf-8")
     assert check_sources.main(["--ledger", str(path)], fetch=saved_fetch()) == 2
-    assert "source x: `url` is missing" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "source x (sources[0]): missing field(s) url" in err and "ledger.yml" in err
 
 
 # --- .github/workflows/sources.yml: monthly and on demand, one issue, least permissions ---
