@@ -15,18 +15,14 @@ from scripts.core import measured_stacks, software_stack, stack_software
 from scripts.installs import stack_environment
 
 
-def test_the_three_stacks_of_issue_29_are_defined_and_named_as_results_name_them():
-    stacks = {stack.id: stack for stack in measured_stacks.load()}
-    assert list(stacks) == ["tf216-keras3", "tf216-tf-keras", "tf221-keras3"]
-    for stack in stacks.values():  # the id is what the results name from the versions
-        major = stack.keras.split(".")[0]
+def test_each_stack_is_named_as_results_name_its_versions_and_selects_its_keras(root):
+    """The id is what software_stack names a results entry of these versions; tf-keras is
+    selected by TF_USE_LEGACY_KERAS exactly where it is the stack's Keras; a lock exists."""
+    for stack in measured_stacks.load():
         software = {"tensorflow": stack.tensorflow, "keras": stack.keras}
-        assert software_stack.name(software) == stack.id, (stack.id, major)
-    assert (
-        stacks["tf216-tf-keras"].legacy_keras
-        and stacks["tf216-tf-keras"].keras_package == "tf-keras"
-    )
-    assert stacks["tf221-keras3"].lock == "locks/tf221-keras3.txt"
+        assert software_stack.name(software) == stack.id, stack.id
+        assert stack.legacy_keras is (stack.keras_package == "tf-keras"), stack.id
+        assert stack.lock is None or (root / stack.lock).is_file(), stack.id
 
 
 def test_each_lock_pins_the_stacks_tensorflow_and_keras(root):
