@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from scripts import stack_env
-from scripts.core import measured_stacks, software_stack, stack_software
+from scripts.core import measured_stacks, software_stack, stack_probe
 from scripts.installs import stack_environment
 
 
@@ -68,15 +68,15 @@ def test_the_probe_records_what_the_environment_loads_and_refuses_another_stack(
     loaded = {"python": "3.11.7", "tensorflow": "2.16.2", "keras": "2.16.0",
               "keras_package": "tf-keras", "numpy": "1.26.4", "tensorflow_metal": None}  # fmt: skip
     run = fake_python(loaded)
-    assert stack_software.probe(stack, run) == loaded
+    assert stack_probe.probe(stack, run) == loaded
     assert run.env["TF_USE_LEGACY_KERAS"] == "1"
     keras3 = {**loaded, "keras": "3.10.0", "keras_package": "keras"}  # the variable had no effect
     with pytest.raises(measured_stacks.StackError, match="which is stack tf216-keras3; rebuild"):
-        stack_software.probe(stack, fake_python(keras3))
+        stack_probe.probe(stack, fake_python(keras3))
     with pytest.raises(
         measured_stacks.StackError, match="could not import TensorFlow: ImportError"
     ):
-        stack_software.probe(stack, fake_python(loaded, returncode=1))
+        stack_probe.probe(stack, fake_python(loaded, returncode=1))
 
 
 def test_a_stack_environment_is_built_from_its_lock_once(tmp_path):
