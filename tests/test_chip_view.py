@@ -162,11 +162,6 @@ def test_the_stylesheet_shows_the_panel_of_every_chip_the_picker_offers():
     assert rendered.count(" checked>") == 1
 
 
-def test_the_committed_fragment_is_the_rendering(fresh_render):
-    committed = ROOT / "docs" / "_generated" / chip_view.OUTPUT
-    assert committed.read_text(encoding="utf-8") == fresh_render[chip_view.OUTPUT]
-
-
 def test_the_figures_stay_out_of_the_site_search(built_site):
     """Like every published-figure table: their numbers match nothing a reader types, and in
     the index every page downloads they would weigh as much as the symptom page."""

@@ -64,19 +64,6 @@ def test_without_a_gpu_the_program_says_so_and_exits_cleanly(child_env, gpu_list
     assert lines == [f"verdict: {NO_GPU}"]
 
 
-def test_the_optimizer_named_on_the_command_line_is_used(child_env, gpu_listed):
-    done = subprocess.run(
-        [sys.executable, str(PATH), "adam", "small"],
-        capture_output=True, text=True, env=child_env, timeout=300, check=False,
-    )  # fmt: skip
-    assert done.returncode in (0, 1), done.stderr[-3000:]
-    lines = done.stdout.strip().splitlines()
-    if gpu_listed:
-        assert any(line.startswith("optimizer: ") and "Adam" in line for line in lines), lines
-    else:
-        assert lines == [f"verdict: {NO_GPU}"]
-
-
 @pytest.mark.parametrize("words", [["tiny"], ["small", "full"], ["adam", "sgd"], ["adamw"]])
 def test_a_command_line_it_does_not_understand_stops_with_the_usage(check, words):
     with pytest.raises(SystemExit) as stopped:

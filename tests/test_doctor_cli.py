@@ -8,7 +8,6 @@ import platform
 import re
 import subprocess
 import sys
-import time
 from importlib import metadata
 from io import StringIO
 from pathlib import Path
@@ -18,23 +17,19 @@ import pytest
 from scripts.doctor import report, rules
 from scripts.doctor.facts import Facts
 from scripts.doctor.rules import Check, Status
+from tests.test_doctor_rules import linux
 
-NAMES = [
-    "python", "architecture", "macos", "tensorflow", "tensorflow import", "tensorflow-metal",
-    "gpu", "devices", "keras", "keras retracing", "mac stack", "measured stack", "optimizer", "float64", "xla",
-    "memory",
-    "disk", "cpu", "onednn",
-]  # fmt: skip
+# Every rule's check name, in report order: what rules.RULES gives on a healthy Linux machine
+# (tests/test_doctor_rules.py), so a new rule needs no second list here.
+NAMES = [check.name for check in rules.run_all(linux())]
 LINE = re.compile(r"^(PASS|WARN|FAIL|SKIP)  (\S.*?)\s{2,}(\S.*)$")
 
 
 def doctor(root: Path, env: dict, *args: str, python: list[str] | None = None):
-    start = time.perf_counter()
-    done = subprocess.run(
+    return subprocess.run(
         [*(python or [sys.executable]), "-m", "scripts.doctor", *args],
         cwd=root, env=env, capture_output=True, text=True, timeout=180, check=False,
     )  # fmt: skip
-    return done, time.perf_counter() - start
 
 
 def validate(document: dict) -> list[dict]:
@@ -59,18 +54,18 @@ def validate(document: dict) -> list[dict]:
 @pytest.fixture(scope="module")
 def real_run(root):
     env = dict(os.environ, PYTHONPATH=str(root))
-    done, seconds = doctor(root, env, "--json")
-    return done, seconds, json.loads(done.stdout)
+    done = doctor(root, env, "--json")
+    return done, json.loads(done.stdout)
 
 
 def test_json_is_valid_and_the_exit_status_matches(real_run):
-    done, _, document = real_run
+    done, document = real_run
     validate(document)
     assert done.returncode == document["exit_status"]
 
 
 def test_reports_this_machine(real_run):
-    _, _, document = real_run
+    _, document = real_run
     facts = document["facts"]
     checks = {c["name"]: c for c in document["checks"]}
     assert facts["arch"] == platform.machine()
@@ -96,7 +91,7 @@ def test_reports_this_machine(real_run):
 
 
 def test_reports_the_installed_tensorflow(real_run):
-    _, _, document = real_run
+    _, document = real_run
     tf = document["facts"]["tf"]
     installed = {
         d: v for d, v in document["facts"]["packages"].items() if d.startswith("tensorflow")
@@ -108,16 +103,11 @@ def test_reports_the_installed_tensorflow(real_run):
     assert {c["name"]: c["status"] for c in document["checks"]}["tensorflow import"] == "PASS"
 
 
-def test_runs_in_well_under_ten_seconds_here(real_run):
-    _, seconds, document = real_run
-    assert seconds < 20, seconds  # about 4 s on the 2-core Linux machine; slack for a busy box
-
-
 def test_plain_output_with_an_unwritable_home(root, tmp_path):
     """One line per check, no colour; a home nothing can be written to (under /dev/null) is fine."""
     page = tmp_path / "output.txt"
     env = dict(os.environ, PYTHONPATH=str(root), HOME="/dev/null/home")
-    done, _ = doctor(root, env, "--plain", "--write-page", str(page))
+    done = doctor(root, env, "--plain", "--write-page", str(page))
     assert done.returncode == 0, done.stderr  # --write-page always exits 0
     assert "\033[" not in done.stdout and page.read_text() == done.stdout
     lines = [LINE.match(line) for line in done.stdout.splitlines()]
@@ -133,7 +123,7 @@ def test_tensorflow_that_crashes_on_import(root, tmp_path):
     fake.mkdir()
     (fake / "__init__.py").write_text("import os, signal\nos.kill(os.getpid(), signal.SIGILL)\n")
     env = dict(os.environ, PYTHONPATH=f"{tmp_path}{os.pathsep}{root}")
-    done, _ = doctor(root, env, "--json")
+    done = doctor(root, env, "--json")
     checks = {c["name"]: c for c in validate(json.loads(done.stdout))}
     assert done.returncode == 1
     assert checks["tensorflow import"]["status"] == "FAIL"
@@ -146,16 +136,16 @@ def test_tensorflow_import_that_hangs_is_stopped(root, tmp_path):
     fake.mkdir()
     (fake / "__init__.py").write_text("import time\ntime.sleep(60)\n")
     env = dict(os.environ, PYTHONPATH=f"{tmp_path}{os.pathsep}{root}")
-    done, seconds = doctor(root, env, "--json", "--timeout", "1")
+    done = doctor(root, env, "--json", "--timeout", "1")
     checks = {c["name"]: c for c in validate(json.loads(done.stdout))}
-    assert done.returncode == 1 and seconds < 30
+    assert done.returncode == 1
     assert "did not finish within 1 s" in checks["tensorflow import"]["found"]
 
 
 def test_without_any_site_packages(root):
     """`python -S`: no TensorFlow, no Keras, nothing installed; the doctor still answers."""
     env = dict(os.environ, PYTHONPATH=str(root))
-    done, _ = doctor(root, env, "--json", python=[sys.executable, "-S"])
+    done = doctor(root, env, "--json", python=[sys.executable, "-S"])
     checks = {c["name"]: c for c in validate(json.loads(done.stdout))}
     assert done.returncode == 1
     assert (

@@ -133,11 +133,6 @@ def _all_sources(stack: dict) -> list[str]:
     return [name for item in items for name in item["sources"]]
 
 
-def test_the_committed_fragment_is_the_rendering(root):
-    fragment = root / "docs" / "_generated" / mac_stacks.OUTPUT
-    assert fragment.read_text(encoding="utf-8") == mac_stacks.render()
-
-
 def test_setup_page_includes_the_stacks_and_the_recommendation(root):
     page = (root / "docs" / "setup.md").read_text(encoding="utf-8")
     assert f'--8<-- "docs/_generated/{mac_stacks.OUTPUT}"' in page

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 import platform
 
 import pytest
@@ -115,13 +116,15 @@ def test_missing_probes_do_not_crash():
     assert machine["cpu_model"] == "x86_64" and machine["ram_bytes"] is None
 
 
-def test_real_probe_on_this_machine():
+@pytest.mark.skipif(platform.system() != "Linux", reason="compares with /proc and sysconf")
+def test_the_real_probe_reads_this_linux_machine():
+    """The real probe against what the kernel reports another way: the CPU model as
+    /proc/cpuinfo names it, the memory within the physical pages sysconf counts."""
     machine = provenance.collect_machine()
-    assert machine["arch"] == platform.machine()
-    assert machine["os"] == platform.system()
-    if platform.system() == "Linux":
-        with open("/proc/cpuinfo", encoding="utf-8") as handle:
-            assert machine["cpu_model"] in handle.read()
+    with open("/proc/cpuinfo", encoding="utf-8") as handle:
+        assert machine["cpu_model"] in handle.read()
+    physical = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    assert 0.5 * physical <= machine["ram_bytes"] <= physical
 
 
 def test_command_that_is_missing_or_fails_gives_none():
@@ -208,12 +211,6 @@ def test_low_power_mode_from_pmset(output, low):
     probe = FakeMac()
     probe.outputs["pmset -g"] = output
     assert provenance.low_power_mode(probe) is low
-
-
-def test_the_samples_really_contain_the_lines_the_parsers_read():
-    assert PMSET_G_POWERMODE.count("powermode            0") == 1
-    assert "lowpowermode" not in PMSET_G_POWERMODE
-    assert '"sppci_cores"' not in SP_DISPLAYS_NO_CORES
 
 
 @pytest.mark.parametrize(

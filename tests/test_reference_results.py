@@ -13,7 +13,7 @@ import re
 import markdown
 import pytest
 
-from scripts.rendering import chip_view, reference_figures, render, results_page
+from scripts.rendering import chip_view, reference_figures, results_page
 
 MIN_SOURCES = 35  # issue 28: at least 35 sources of published Apple-silicon figures
 # The part of a page that holds its fragment: "What to expect on a Mac", or the Mac section
@@ -78,17 +78,6 @@ def test_every_factor_page_includes_its_fragment_in_its_mac_part(root):
         headings = re.findall(r"^## (.+)$", before, flags=re.MULTILINE)
         expected = MAC_SECTIONS.get(page, "What to expect on a Mac")
         assert headings and headings[-1] == expected, (page, headings[-1:])
-
-
-def test_committed_fragments_equal_a_fresh_render(root, sources, fresh_render):
-    for page in reference_figures.FACTOR_PAGES:
-        committed = (root / fragment_path(page)).read_text(encoding="utf-8")
-        # render.py keeps published figures out of the site search, as it does measured tables
-        assert committed == render.out_of_search(reference_figures.page_fragment(sources, page)), (
-            f"{fragment_path(page)} differs from a fresh render: run `make render` and commit"
-        )
-    for page in reference_figures.FACTOR_PAGES:
-        assert f"{reference_figures.OUTPUT_DIR}/{page}.md" in fresh_render
 
 
 def test_fragments_are_apart_from_measured_numbers_and_say_when_nothing_is_published(sources):

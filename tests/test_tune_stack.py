@@ -57,11 +57,7 @@ def test_another_stack_is_said_to_be_unmeasured_with_the_nearest(
         f"docs/results.md#stack-{nearest}"
     )
     assert stack.line(facts).startswith(f"{stack_id}: ")
-    assert stack.summary(facts) == {
-        "id": stack_id, "measured": False, "nearest": nearest,
-        "link": f"docs/results.md#stack-{nearest}", "tensorflow": tensorflow,
-        "keras_package": "tf-keras" if package == "tf_keras" else package, "keras": keras,
-    }  # fmt: skip
+    # (the match itself, nearest stack included, is test_stack_match.py's)
 
 
 def test_the_text_and_html_reports_carry_the_stack_line():

@@ -4,7 +4,7 @@ stack's snippets, with which environment variables, and how to build it when it 
 Each stack's environment is a virtual environment in the repository (`.venv` holds two: Keras 3,
 and tf-keras selected by TF_USE_LEGACY_KERAS=1). A missing environment is an error that names
 the `make` target that builds it; what an environment really loads is read by running its
-Python (scripts/core/stack_software.py), never assumed from this file.
+Python (scripts/core/stack_probe.py), never assumed from this file.
 """
 
 from __future__ import annotations

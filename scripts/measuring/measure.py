@@ -26,7 +26,7 @@ from scripts.core import (
     measured_stacks,
     provenance,
     software_stack,
-    stack_software,
+    stack_probe,
     stats,
 )
 from scripts.core import store as results
@@ -478,7 +478,7 @@ def plan_run(args: argparse.Namespace) -> Plan:
 def start_run(args: argparse.Namespace) -> Run:
     """Probe the stack, take the machine, and open this run's session in its results file."""
     try:
-        software = stack_software.probe(args.stack)  # what the stack's environment really loads
+        software = stack_probe.probe(args.stack)  # what the stack's environment really loads
     except measured_stacks.StackError as error:
         raise Refused(f"error: {error}\nNothing was measured.") from error
     lock = hold_run_lock()
