@@ -86,7 +86,8 @@ def symptom_cases(entries: list[dict] | None = None) -> list[Case]:
             facts = fix_matrix.reader_facts(reader.python, dict(reader.packages), dict(reader.env))
             routes = [r for r in fix_routes.from_fix_code(entry["fix_code"], recommended)
                       if r.applies_to(reader.python)]  # fmt: skip
-            label = f"{where}, Python {reader.python}, {' '.join(reader.requirements())}"
+            installed = " ".join(reader.requirements()) or "nothing installed"
+            label = f"{where}, Python {reader.python}, {installed}"
             cases.append(Case(label, entry.get("doctor"), "macos-arm64", facts, routes))
     return cases
 

@@ -8,6 +8,7 @@
       - python: "3.10"                       # the reader's Python, 3.9 to 3.13
         packages: [tensorflow-macos==2.11.0, tensorflow-metal==0.8.0, keras==2.11.0]
         env: {TF_USE_LEGACY_KERAS: "1"}      # optional: variables set in the reader's shell
+      - {python: "3.11", packages: []}       # a reader with none installed yet (pip failed)
 
 Leave `onto` out for fix code that makes a new environment before it installs anything.
 """
@@ -57,9 +58,10 @@ def readers(entry: dict, at: str) -> list[Reader]:
             raise ReadersError(f"{where}: python must be one of {list(PYTHONS)}, as a string")
         packages = item["packages"]
         bad = [p for p in packages or [] if not REQUIREMENT.match(str(p))]
-        if not isinstance(packages, list) or not packages or bad:
+        if not isinstance(packages, list) or bad:
             raise ReadersError(
-                f"{where}: packages must list name==version, lower case (got {bad or packages!r})"
+                f"{where}: packages must list name==version, lower case, or be [] for none "
+                f"(got {bad or packages!r})"
             )
         env = item.get("env") or {}
         if not isinstance(env, dict) or not all(
