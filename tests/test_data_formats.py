@@ -54,6 +54,23 @@ def first(data: dict, key: str) -> dict:
 
 # (file, what a hostile copy changes, what the refusal must say after the file's name)
 HOSTILE = {
+    "machine names: an empty short name": (
+        "data/machine_names.yml",
+        lambda d: d.update({"intel-xeon-2cpu-linux": ""}),
+        "intel-xeon-2cpu-linux: ",
+    ),
+    "variance strata: a stratum without its reason": (
+        "data/variance_strata.yml",
+        lambda d: first(d, "strata").pop("why"),
+        "strata[0]: missing field(s) why",
+    ),
+    "snippet workloads: an id that is no hash": (
+        "data/snippet_workloads.json",
+        lambda d: next(iter(next(iter(d["versions"].values())).values())).update(
+            {"as written": "<script>"}
+        ),
+        "does not match",
+    ),
     "claims: unknown verdict": (
         "data/claims/batch-size.yml",
         lambda d: first(d, "claims").update(verdict="probably"),

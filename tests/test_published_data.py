@@ -127,9 +127,14 @@ def test_the_findings_csv_has_a_row_per_claim_evidence_machine_and_stack(committ
     text = published_data.findings_csv_text(claims.load(), views)
     rows = list(csv.DictReader(io.StringIO(text)))
     assert tuple(rows[0]) == published_data.FINDINGS_COLUMNS and len(rows) == len(found)
-    keyed = {(r["claim"], r["variant"], r["machine_id"], r["stack"]): r for r in rows}
+    keyed = {
+        (r["claim"], r["variant"], r["baseline"], r["machine_id"], r["stack"]): r for r in rows
+    }
     for row in found:
-        line = keyed[(row.claim["id"], row.evidence["variant"], row.machine, row.stack)]
+        evidence = row.evidence
+        line = keyed[
+            (row.claim["id"], evidence["variant"], evidence["baseline"], row.machine, row.stack)
+        ]
         assert line["outcome"] == row.outcome
         assert float(line["long_run_low"]) == row.found.low
         assert float(line["next_run_high"]) == row.found.band_high

@@ -29,13 +29,16 @@ FORMATS = {
     "data/command_purposes.yml": "command_purposes",
     "data/commands_record.json": "commands_record",
     "data/compatibility.json": "compatibility",
+    "data/machine_names.yml": "machine_names",
     "data/mac_stacks.json": "mac_stacks",
     "data/measured_stacks.yml": "measured_stacks",
     "data/measured_stacks.json": "measured_stacks_portable",
     "data/reference_results.yml": "reference_results",
+    "data/snippet_workloads.json": "snippet_workloads",
     "data/sources.yml": "sources",
     "data/stack_changes.yml": "stack_changes",
     "data/symptoms.yml": "symptoms",
+    "data/variance_strata.yml": "variance_strata",
 }
 
 WORDS = {"integer": "a whole number", "number": "a finite number", "string": "text",
