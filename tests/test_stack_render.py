@@ -24,7 +24,13 @@ from scripts.rendering import (
 NEW_STACK = "tf221-keras3"
 NEW_SOFTWARE = {"tensorflow": "2.21.0", "keras": "3.15.1", "numpy": "2.4.6"}
 LATER = "2099-01-01T00:00:00Z"
-STACK_PARTS = ("claims/", "stacks/", "results/stack", stack_changes_page.OUTPUT)
+STACK_PARTS = (
+    "claims/",
+    "stacks/",
+    "results/stack",
+    stack_matrix.GLANCE_OUTPUT,
+    stack_changes_page.OUTPUT,
+)
 TIMES = ("first_call_s", "max_s", "median_s", "min_s", "q1_s", "q3_s")
 
 

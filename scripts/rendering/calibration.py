@@ -5,6 +5,7 @@ in turn, and how many of its speed-ups land inside the interval the other sessio
 from __future__ import annotations
 
 from scripts.core import pooling
+from scripts.rendering import names
 
 TARGET = 0.90  # at the nominal 95%, decided with the method (How we measure)
 
@@ -37,13 +38,13 @@ def table(all_data: list[dict]) -> str:
     for data in all_data:
         if len(data["sessions"]) < 3:
             continue
-        notes.append(f"{data['machine']['description']}: {where_from(data['sessions'])}.")
+        notes.append(f"{names.of(data['machine'])}: {where_from(data['sessions'])}.")
         for session in data["sessions"]:
             found = pooling.held_back(all_data, data["machine"]["id"], session["id"])
             if not found.compared:
                 continue
             lines.append(
-                f"| {data['machine']['description']} | {session['id']} | {session['origin']} "
+                f"| {names.of(data['machine'])} | {session['id']} | {session['origin']} "
                 f"| {'yes' if session['marked_noisy'] else 'no'} | {found.compared} "
                 f"| {percent(found.inside, found.compared)} "
                 f"| {percent(found.inside_single, found.single_compared)} |"

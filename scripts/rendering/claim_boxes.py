@@ -27,8 +27,7 @@ from scripts.rendering import names, stack_verdicts
 
 def legend(views: list[dict]) -> str:
     """What the marks mean, what to do with '?', and the key to the machines' short names."""
-    machines = {v["machine"]["id"]: v["machine"]["description"] for v in views}
-    key = "; ".join(f"**{names.machine(m)}**: {d}" for m, d in sorted(machines.items()))
+    key = names.machine_key(views)
     return (
         '??? info "How to read the claim tables"\n\n'
         "    Each cell is a speed-up with its 95% interval for the long run on that machine. "

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-from scripts.core import measured_stacks
+from scripts.core import measured_stacks, plain_text
 from scripts.core.catalog import ROOT
 
 MACHINE_NAMES = ROOT / "data" / "machine_names.yml"
@@ -27,7 +27,14 @@ def _machine_names(path: Path = MACHINE_NAMES) -> dict[str, str]:
 
 def machine(machine_id: str) -> str:
     """'Xeon (AMX)', or the machine id where no short name is listed."""
-    return _machine_names().get(machine_id, machine_id)
+    return _machine_names().get(machine_id) or plain_text.escape(machine_id)
+
+
+def of(machine_record: dict) -> str:
+    """A results file's machine by its short name; its description where it has no id."""
+    if machine_record.get("id"):
+        return machine(machine_record["id"])
+    return machine_record["description"]
 
 
 def stack(stack_id: str) -> str:
@@ -64,3 +71,10 @@ def interval(low: float, high: float) -> str:
     if high < 0.1:
         return f"{_figure(1 / high)}×–{_figure(1 / low)}× slower"
     return f"{_figure(low)}×–{_figure(high)}×"
+
+
+def machine_key(views: list[dict]) -> str:
+    """'**EPYC (AVX2)**: Linux x86-64, 2 cores, AMD EPYC, AVX2; ...': each short name once
+    with the machine's full description (escaped where it came from a results file)."""
+    machines = {v["machine"]["id"]: v["machine"]["description"] for v in views}
+    return "; ".join(f"**{machine(m)}**: {d}" for m, d in sorted(machines.items()))

@@ -8,7 +8,7 @@ from pathlib import Path
 from scripts.core import catalog
 from scripts.core.catalog import ROOT
 from scripts.findings.pairs import Findings
-from scripts.rendering import reference_figures, tables
+from scripts.rendering import names, reference_figures, tables
 
 STALE_MARK = " †"
 
@@ -75,7 +75,8 @@ def snippet_table(
         ]
         dates = sorted({e["date"][:10] for e in entries.values()})
         lines.append(
-            f"| {data['machine']['description']} | {tables.software_words(first['software'])} "
+            f"| {names.of(data['machine'])} "
+            f"| {tables.software_words(first['software'])} "
             f"| {', '.join(dates)} | " + " | ".join(cells) + " |"
         )
     return "\n".join(lines) + "\n"

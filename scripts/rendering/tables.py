@@ -5,6 +5,7 @@ from __future__ import annotations
 from scripts.core import outcomes, plain_text, workload
 from scripts.core.catalog import CEILING_KEY, is_current
 from scripts.findings.pairs import Findings
+from scripts.rendering import names
 
 NOISY_MARK = " (noisy)"
 
@@ -51,7 +52,7 @@ def provenance_line(data: dict, entries: list[dict]) -> str:
         else ""
     )
     return (
-        f"**{data['machine']['description']}** · {data['machine']['os_version']} · "
+        f"**{names.of(data['machine'])}** · {data['machine']['os_version']} · "
         f"{software_words(first['software'])} · measured {', '.join(dates)} "
         f"(commit {', '.join(commits)}{dirty}){sessions_words(data, entries)}"
     )
@@ -186,7 +187,7 @@ def first_call_rows(data: dict, keys: list[str]) -> list[str]:
         first = stats.get("first_call_s")
         if first:
             rows.append(
-                f"| {data['machine']['description']} | `{key}` | {format_seconds(first)} "
+                f"| {names.of(data['machine'])} | `{key}` | {format_seconds(first)} "
                 f"| {format_seconds(stats['median_s'])} | {first / stats['median_s']:.1f}× |"
             )
     return rows
@@ -215,7 +216,7 @@ def overlap_table(data: dict, entries: list[dict]) -> str | None:
     produce, train = by_variant["produce_only"], by_variant["train_only"]
     bound, serial = max(produce, train), produce + train
     lines = [
-        f"**{data['machine']['description']}**: producing alone {format_seconds(produce)}, "
+        f"**{names.of(data['machine'])}**: producing alone {format_seconds(produce)}, "
         f"training alone {format_seconds(train)} per run. Fully overlapped, a run costs "
         f"max(produce, train) = {format_seconds(bound)}; fully serial, produce + train = "
         f"{format_seconds(serial)}.",
@@ -240,7 +241,7 @@ def output_block(data: dict, snippet: str) -> str | None:
     if not output:
         return None
     return (
-        f"Output of `python snippets/{snippet}.py` on {data['machine']['description']}, "
+        f"Output of `python snippets/{snippet}.py` on {names.of(data['machine'])}, "
         f"{plain_text.escape(output['date'][:10])}:\n\n{plain_text.fence(output['text'].rstrip())}"
     )
 
@@ -257,8 +258,9 @@ def session_count_words(sessions: list[dict]) -> str:
 
 def machines_table(all_data: list[dict]) -> str:
     lines = [
-        "| Machine | OS | Cores | RAM | TensorFlow devices | Sessions | Results file |",
-        "|---|---|---|---|---|---|---|",
+        "| Machine | Described as | OS | Cores | RAM | TensorFlow devices | Sessions "
+        "| Results file |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for data in all_data:
         m = data["machine"]
@@ -268,7 +270,8 @@ def machines_table(all_data: list[dict]) -> str:
         ram = f"{m['ram_bytes'] / 2**30:.0f} GiB" if m.get("ram_bytes") else "?"
         devices = ", ".join(m.get("tf_devices") or []) or "?"
         lines.append(
-            f"| {m['description']} | {m['os_version']} | {cores} | {ram} | {devices} "
+            f"| {names.of(m)} | {m['description']} | {m['os_version']} | {cores} "
+            f"| {ram} | {devices} "
             f"| {session_count_words(data.get('sessions', []))} | `results/{m['id']}.json` |"
         )
     return "\n".join(lines) + "\n"
