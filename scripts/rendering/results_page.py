@@ -41,7 +41,7 @@ def cell(
     if baseline is not None and entry is not baseline and not entry.get("reference"):
         keys = [f"{e['snippet']}:{e['variant']}" for e in (baseline, entry)]
         found = (findings or Findings([data])).pair(data, *keys)
-        text = f"{found.point:.2f}× ({text})" if found else f"– ({text})"
+        text = f"{names.speedup(found.point)} ({text})" if found else f"– ({text})"
     if stats.get("gflops_per_s") and ceiling:
         text += f", {stats['gflops_per_s'] / ceiling * 100:.0f}% of ceiling"
     if stats["noisy"]:

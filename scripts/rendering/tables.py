@@ -58,6 +58,10 @@ def provenance_line(data: dict, entries: list[dict]) -> str:
     )
 
 
+# Marks a row measured on an earlier version of its snippet; the table says it once above.
+EARLIER_MARK = "†"
+
+
 def sessions_of(data: dict, entries: list[dict]) -> list[dict]:
     """The machine's sessions that measured any of these entries' snippet versions."""
     wanted = {(f"{e['snippet']}:{e['variant']}", workload.key(e)) for e in entries}
@@ -103,7 +107,7 @@ def speedup_words(
     found = findings.pair(data, *keys)
     if found is None:
         return "–"
-    words = f"{found.point:.2f}× ({found.low:.2f}–{found.high:.2f})"
+    words = names.speedup(found.point, found.low, found.high)
     no_difference = found.direction == outcomes.NO_CLEAR_DIFFERENCE
     return words + (f", {outcomes.NO_CLEAR_DIFFERENCE}" if no_difference else "")
 
@@ -131,6 +135,12 @@ def comparison_table(
         header += " Peak memory (RSS) |"
         rule += "---:|"
     lines = [provenance_line(data, entries), "", header, rule]
+    earlier = [e for e in entries if not is_current(e, root)]
+    if earlier:
+        said = (
+            "Every row was" if len(earlier) == len(entries) else f"Rows marked {EARLIER_MARK} were"
+        )
+        lines[1:1] = ["", f"{said} measured on an earlier version of this snippet."]
     for entry in entries:
         stats = entry["stats"]
         if baseline is None:
@@ -144,7 +154,7 @@ def comparison_table(
         spread = f"{stats['iqr_over_median'] * 100:.1f}%" + (NOISY_MARK if stats["noisy"] else "")
         label = f"`{entry['variant']}`: {entry['label']}"
         if not is_current(entry, root):
-            label += " *(measured on an earlier version of this snippet)*"
+            label += f" {EARLIER_MARK}"
         row = (
             f"| {label} | {format_seconds(stats['median_s'])} | {spread} | {speedup} "
             f"| {format_rate(stats.get('throughput_per_s'))} |"
