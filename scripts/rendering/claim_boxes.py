@@ -135,9 +135,9 @@ def claim_box(claim: dict, mine: list[Row], stacks: list[str]) -> str:
         if not rows_of:
             continue
         body += evidence_table(evidence, rows_of, stacks) + [""]
+        body += ['??? note "The range, a machine not measured, the next run and the sittings"', ""]
         for line in new_machine_lines(rows_of, stacks):
-            body += [line, ""]
-        body += ['??? note "The range, the next-run band and the sittings"', ""]
+            body += indent([line, ""])
         body += indent(details(evidence, rows_of)) + [""]
     if claim.get("sources"):
         body += [f"*Sources:* {source_links(claim)}", ""]
