@@ -9,9 +9,9 @@ What counts as prose: paragraphs, list items and admonition bodies. Code (fenced
 from a snippet), tables, headings, HTML lines, comments and link definitions are left out.
 Inline links and emphasis are reduced to their text; inline code counts as one word.
 A sentence ends at '.', '!' or '?' followed by a space and a capital, a digit, a quote, a
-bracket or code; a paragraph or list item always ends one. A sentence whose words are
-mostly inside quotation marks is a quote: it counts towards the average but not towards the
-longest-sentence limit, since a source's own words are never shortened.
+bracket or code; a paragraph or list item always ends one. Words inside quotation marks are
+a source's own and are never shortened: they count towards the average, but a sentence's
+length against the longest-sentence limit counts only the words outside them.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class Sentence:
     words: int
     text: str
     origin: str  # the page, or the generated file the sentence came from
-    quote: bool  # mostly a source's own words
+    own: int  # the words outside quotation marks
 
 
 def nav_pages(mkdocs: Path = ROOT / "mkdocs.yml") -> list[str]:
@@ -161,8 +161,8 @@ def sentences(lines: list[tuple[str, str]]) -> list[Sentence]:
             count = words(part)
             if not count:
                 continue
-            quoted = sum(words(q) for q in QUOTED.findall(part))
-            found.append(Sentence(count, part.strip(), origin, quoted * 2 > count))
+            own = words(QUOTED.sub(" ", part))
+            found.append(Sentence(count, part.strip(), origin, own))
     return found
 
 
@@ -171,7 +171,7 @@ class PageMeasure:
     page: str
     words: int
     sentences: int
-    longest: list[Sentence]
+    longest: list[Sentence]  # longest first, by the words outside quotes
 
     @property
     def per_sentence(self) -> float:
@@ -180,7 +180,7 @@ class PageMeasure:
 
 def measure(page: str, docs: Path = DOCS) -> PageMeasure:
     found = sentences(expanded(docs / page, docs.parent))
-    longest = sorted((s for s in found if not s.quote), key=lambda s: -s.words)
+    longest = sorted(found, key=lambda s: -s.own)
     return PageMeasure(page, sum(s.words for s in found), len(found), longest)
 
 
@@ -214,11 +214,11 @@ def main(argv: list[str] | None = None) -> int:
         found = measure(page)
         total_words += found.words
         total_sentences += found.sentences
-        top = found.longest[0].words if found.longest else 0
+        top = found.longest[0].own if found.longest else 0
         print(f"{page:26} {found.words:7} words {found.per_sentence:5.1f} w/s  longest {top}")
         for sentence in found.longest:
-            if args.long and sentence.words > args.long:
-                print(f"    {sentence.words:3}  {sentence.origin}: {sentence.text[:160]}")
+            if args.long and sentence.own > args.long:
+                print(f"    {sentence.own:3}  {sentence.origin}: {sentence.text[:160]}")
     print(f"{'all pages':26} {total_words:7} words {total_words / total_sentences:5.1f} w/s")
     return 0
 

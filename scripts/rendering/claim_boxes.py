@@ -36,8 +36,10 @@ def legend(views: list[dict]) -> str:
         "? means the data cannot tell yet. "
         "With a ?, the advice still rests on the mechanism explained on the page. "
         "Check it on your own Mac with `make tune`.\n\n"
-        f"    Machines: {key}. "
-        "All are 2-core Linux CPUs; Mac figures on the page are cited, not measured.\n"
+        "    All machines are 2-core Linux CPUs; Mac figures on the page are cited, not "
+        "measured. The tables name them by these short names:\n\n"
+        + "\n".join(f"    {line}" for line in key.splitlines())
+        + "\n"
     )
 
 

@@ -94,7 +94,8 @@ def as_published(value: object) -> str:
 
 
 def machine_key(views: list[dict]) -> str:
-    """'**EPYC (AVX2)**: Linux x86-64, 2 cores, AMD EPYC, AVX2; ...': each short name once
+    """'- **EPYC (AVX2)**: Linux x86-64, 2 cores, AMD EPYC, AVX2', a list item per machine: each
+    short name once
     with the machine's full description (escaped where it came from a results file)."""
     machines = {v["machine"]["id"]: v["machine"]["description"] for v in views}
-    return "; ".join(f"**{machine(m)}**: {d}" for m, d in sorted(machines.items()))
+    return "\n".join(f"- **{machine(m)}**: {d}" for m, d in sorted(machines.items()))

@@ -88,7 +88,9 @@ def render_all(
     findings = Findings([*all_data, *stack_data])
     files: dict[str, str] = {
         "machines.md": tables.machines_table(all_data),
-        "machine-key.md": f"Machines: {names.machine_key(all_data)}.\n",
+        "machine-key.md": "The tables name the machines by these short names:\n\n"
+        + names.machine_key(all_data)
+        + "\n",
         "results/measured.md": results_page.measured_section(all_data, root, findings),
         "results/reported.md": results_page.reported_section(reference),
         "results/downloads.md": published_data.download_links(raw_data),
