@@ -6,7 +6,7 @@ import copy
 
 from scripts.core import catalog, claims, pooling, store
 from scripts.findings import noisy
-from scripts.rendering import render, results_page, tables
+from scripts.rendering import names, render, results_page, tables
 
 
 def test_committed_fragments_equal_a_fresh_render(fresh_render):
@@ -38,7 +38,7 @@ def test_tables_show_each_median_and_speedup_faithfully(committed_results, root)
         for snippet in snippets:
             entries = tables.snippet_entries(data, snippet)
             table = tables.comparison_table(data, entries, root)
-            assert data["machine"]["description"] in table
+            assert f"**{names.machine(data['machine']['id'])}**" in table
             baseline = next(e for e in entries if e["variant"] == e["baseline"])
             for entry in entries:
                 row = next(line for line in table.splitlines() if f"`{entry['variant']}`" in line)
@@ -49,7 +49,7 @@ def test_tables_show_each_median_and_speedup_faithfully(committed_results, root)
                     if pooled is None:
                         assert "| – |" in row
                         continue
-                    shown = f"{pooled.point:.2f}× ({pooled.mean_low:.2f}–{pooled.mean_high:.2f})"
+                    shown = names.speedup(pooled.point, pooled.mean_low, pooled.mean_high)
                     assert shown in row
                     holds_one = pooled.mean_low <= 1.0 <= pooled.mean_high
                     assert ("no clear difference" in row) == holds_one
@@ -63,7 +63,14 @@ def test_stale_entries_are_labelled_not_mixed_in(committed_results, root):
     entry["snippet_sha256"] = "0" * 64
     table = tables.comparison_table(data, tables.snippet_entries(data, entry["snippet"]), root)
     row = next(line for line in table.splitlines() if f"`{entry['variant']}`" in line)
-    assert "measured on an earlier version of this snippet" in row
+    # The row carries the mark; the caveat is said once, above the table, not on each row.
+    assert tables.EARLIER_MARK in row
+    assert "earlier version" not in row
+    assert table.count("measured on an earlier version of this snippet") == 1
+    head = table.split("| Variant |")[0]
+    assert f"Rows marked {tables.EARLIER_MARK} were measured on an earlier version" in head
+    others = [line for line in table.splitlines() if line.startswith("| `") and line != row]
+    assert others and not any(tables.EARLIER_MARK in line for line in others)
 
 
 def test_charts_are_svg_without_dates(fresh_render):

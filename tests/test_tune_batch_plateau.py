@@ -58,7 +58,7 @@ def test_a_batch_whose_examples_do_not_divide_is_refused():
 def test_the_page_shows_the_committed_sweep_and_the_case_uses_its_batch(root):
     found = batch_plateau.load(batch_plateau.RUN_JSON)
     assert batch_plateau.TABLE_MD.read_text(encoding="utf-8") == batch_plateau.render(found)
-    page = (root / "docs" / "tune.md").read_text(encoding="utf-8")
+    page = (root / "docs" / "tune-validation.md").read_text(encoding="utf-8")
     assert '--8<-- "docs/_generated/tune/batch_plateau.md"' in page
     case = validation.case_named("mlp_batch_32.py")
     text = (validation.MODELS / case.better).read_text(encoding="utf-8")

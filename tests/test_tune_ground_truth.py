@@ -26,7 +26,7 @@ def test_the_page_shows_the_committed_runs_tables(root, run):
     assert ground_truth.TABLE_MD.read_text(encoding="utf-8") == ground_truth.render(run)
     designs = ground_truth.DESIGNS_MD.read_text(encoding="utf-8")
     assert designs == ground_truth.render_designs(run)
-    page = (root / "docs" / "tune.md").read_text(encoding="utf-8")
+    page = (root / "docs" / "tune-validation.md").read_text(encoding="utf-8")
     assert '--8<-- "docs/_generated/tune/ground_truth.md"' in page
     assert '--8<-- "docs/_generated/tune/ground_truth_designs.md"' in page
 

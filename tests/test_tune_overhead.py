@@ -27,7 +27,7 @@ def test_the_page_shows_the_committed_benchmark(root):
 
     found = overhead.load(overhead.RUN_JSON)
     assert overhead.TABLE_MD.read_text(encoding="utf-8") == overhead.render(found)
-    page = (root / "docs" / "tune.md").read_text(encoding="utf-8")
+    page = (root / "docs" / "tune-validation.md").read_text(encoding="utf-8")
     assert '--8<-- "docs/_generated/tune/overhead.md"' in page
     snippet_models = {row["file"] for row in found["rows"] if "tests/tune_models/" in row["file"]}
     assert len(snippet_models) >= 3  # issue 19: at least three of the guide's models

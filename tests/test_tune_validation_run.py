@@ -20,7 +20,7 @@ def run():
 
 def test_the_page_shows_the_committed_runs_table(root, run):
     assert validation.TABLE_MD.read_text(encoding="utf-8") == validation.render(run)
-    page = (root / "docs" / "tune.md").read_text(encoding="utf-8")
+    page = (root / "docs" / "tune-validation.md").read_text(encoding="utf-8")
     assert '--8<-- "docs/_generated/tune/validation.md"' in page
 
 

@@ -8,7 +8,8 @@ import math
 import os
 from pathlib import Path
 
-from scripts.core import plain_text, project_files, provenance
+from scripts.core import plain_text, project_files, provenance, store
+from scripts.rendering import names
 
 
 def started(tool: str, budget_s: float) -> dict:
@@ -47,6 +48,15 @@ def check(path: Path, found: dict, numbers: list, texts: list) -> dict:
     return found
 
 
+def short_name(description: str) -> str:
+    """The short name the pages give the machine with this description (the key is on the
+    page), or the description, escaped, for a machine with no committed results."""
+    for data in store.read_all():
+        if data["machine"]["description"] == description:
+            return names.machine(data["machine"]["id"])
+    return plain_text.escape(description)
+
+
 def heading(found: dict) -> str:
     """The machine, software, date and commit the run was made with, escaped."""
     esc = plain_text.escape
@@ -54,7 +64,7 @@ def heading(found: dict) -> str:
     git = found.get("git") or {}
     commit = (git.get("commit") or "unknown")[:7] + ("+dirty" if git.get("dirty") else "")
     return (
-        f"**{esc(found['machine']['description'])}** · TensorFlow "
+        f"**{short_name(found['machine']['description'])}** · TensorFlow "
         f"{esc(str(software.get('tensorflow')))}, Keras {esc(str(software.get('keras')))}, "
         f"Python {esc(str(software.get('python')))} · run {esc(found['date'][:10])} (commit "
         f"{esc(commit)})"

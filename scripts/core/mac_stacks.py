@@ -206,11 +206,8 @@ def render_recommendation(data: dict | None = None) -> str:
     data = data or load()
     advice, stack = data["recommendation"], recommended(data)
     lines = [
-        f"**On Python {advice['python']}: {stack['name']}.**",
-        "",
-        "```console",
-        *[f"$ {line}" for line in stack["install"]],
-        "```",
+        f"**On Python {advice['python']}: {stack['name']}.** "
+        "The commands are under [Install](#install).",
         "",
         "Why this one:",
         "",

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from scripts.rendering import names
+
 # The snippets this fragment is rendered for (scripts/rendering/render.py writes <snippet>.fit.md).
 SNIPPETS = ("batch_size/mlp", "batch_size/cnn", "batch_size/mobilenet")
 BATCH_VARIANT = re.compile(r"^batch_(\d+)$")
@@ -62,7 +64,7 @@ def fit_markdown(data: dict, snippet: str) -> str | None:
     if len({batch for batch, _ in points}) < 2:
         return None
     overhead, per_example = line_fit(points)
-    machine = data["machine"]["description"]
+    machine = names.of(data["machine"])
     lines = [
         f"**{machine}**: step time ≈ a + b × batch, fitted to the {len(points)} medians below "
         f"(least squares on relative error): fixed overhead **a = {duration(overhead)}** per "

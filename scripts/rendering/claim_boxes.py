@@ -27,8 +27,7 @@ from scripts.rendering import names, stack_verdicts
 
 def legend(views: list[dict]) -> str:
     """What the marks mean, what to do with '?', and the key to the machines' short names."""
-    machines = {v["machine"]["id"]: v["machine"]["description"] for v in views}
-    key = "; ".join(f"**{names.machine(m)}**: {d}" for m, d in sorted(machines.items()))
+    key = names.machine_key(views)
     return (
         '??? info "How to read the claim tables"\n\n'
         "    Each cell is a speed-up with its 95% interval for the long run on that machine. "
@@ -37,8 +36,10 @@ def legend(views: list[dict]) -> str:
         "? means the data cannot tell yet. "
         "With a ?, the advice still rests on the mechanism explained on the page. "
         "Check it on your own Mac with `make tune`.\n\n"
-        f"    Machines: {key}. "
-        "All are 2-core Linux CPUs; Mac figures on the page are cited, not measured.\n"
+        "    All machines are 2-core Linux CPUs; Mac figures on the page are cited, not "
+        "measured. The tables name them by these short names:\n\n"
+        + "\n".join(f"    {line}" for line in key.splitlines())
+        + "\n"
     )
 
 
@@ -136,9 +137,9 @@ def claim_box(claim: dict, mine: list[Row], stacks: list[str]) -> str:
         if not rows_of:
             continue
         body += evidence_table(evidence, rows_of, stacks) + [""]
+        body += ['??? note "The range, a machine not measured, the next run and the sittings"', ""]
         for line in new_machine_lines(rows_of, stacks):
-            body += [line, ""]
-        body += ['??? note "The range, the next-run band and the sittings"', ""]
+            body += indent([line, ""])
         body += indent(details(evidence, rows_of)) + [""]
     if claim.get("sources"):
         body += [f"*Sources:* {source_links(claim)}", ""]

@@ -6,6 +6,8 @@ precision arithmetic the CPU offers decides what mixed precision can gain on it.
 
 from __future__ import annotations
 
+from scripts.rendering import names
+
 # What each recorded feature means for float16/bfloat16 training, in a few words.
 MEANINGS = {
     "avx512_bf16": "bfloat16 dot products (AVX-512)",
@@ -34,5 +36,5 @@ def table(all_data: list[dict]) -> str:
             present = [f"{MEANINGS[f]}: yes" for f in LOW_PRECISION if f in features]
             absent = [f"no {MEANINGS[f]}" for f in LOW_PRECISION if f not in features]
             low = "; ".join(present + absent)
-        lines.append(f"| {machine['description']} | {recorded} | {low} |")
+        lines.append(f"| {names.of(machine)} | {recorded} | {low} |")
     return "\n".join(lines) + "\n"

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from pathlib import Path
 
 import yaml
 
-from scripts.core import measured_stacks
+from scripts.core import measured_stacks, plain_text
 from scripts.core.catalog import ROOT
 
 MACHINE_NAMES = ROOT / "data" / "machine_names.yml"
+NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 
 
 @functools.cache
@@ -27,7 +29,14 @@ def _machine_names(path: Path = MACHINE_NAMES) -> dict[str, str]:
 
 def machine(machine_id: str) -> str:
     """'Xeon (AMX)', or the machine id where no short name is listed."""
-    return _machine_names().get(machine_id, machine_id)
+    return _machine_names().get(machine_id) or plain_text.escape(machine_id)
+
+
+def of(machine_record: dict) -> str:
+    """A results file's machine by its short name; its description where it has no id."""
+    if machine_record.get("id"):
+        return machine(machine_record["id"])
+    return machine_record["description"]
 
 
 def stack(stack_id: str) -> str:
@@ -60,7 +69,33 @@ def speedup(point: float, low: float | None = None, high: float | None = None) -
 
 
 def interval(low: float, high: float) -> str:
-    """'1.16×–2.36×', or for a slowdown range '130×–170× slower'."""
+    """'1.16×–2.36×', for a slowdown range '130×–170× slower', and for a range from a large
+    slowdown to a speed-up '400× slower to 1.20×'."""
     if high < 0.1:
         return f"{_figure(1 / high)}×–{_figure(1 / low)}× slower"
+    if low < 0.1:
+        return f"{_figure(1 / low)}× slower to {_figure(high)}×"
     return f"{_figure(low)}×–{_figure(high)}×"
+
+
+def as_published(value: object) -> str:
+    """A source's value as people read it: '1,575' for 1575.0388523889997, with the value
+    exactly as published in the cell's title. Values with at most four decimals stay as
+    they are."""
+    text = plain_text.escape(str(value).strip())
+    if isinstance(value, bool) or not NUMBER.fullmatch(text):
+        return text
+    value = float(text)
+    decimals = text.split(".")[1] if "." in text else ""
+    if len(decimals) <= 4 or not math.isfinite(value):
+        return text
+    places = 0 if abs(value) >= 100 else 1 if abs(value) >= 10 else 3
+    return f'<span title="as published: {text}">{value:,.{places}f}</span>'
+
+
+def machine_key(views: list[dict]) -> str:
+    """'- **EPYC (AVX2)**: Linux x86-64, 2 cores, AMD EPYC, AVX2', a list item per machine: each
+    short name once
+    with the machine's full description (escaped where it came from a results file)."""
+    machines = {v["machine"]["id"]: v["machine"]["description"] for v in views}
+    return "\n".join(f"- **{machine(m)}**: {d}" for m, d in sorted(machines.items()))

@@ -13,11 +13,12 @@ import io
 import json
 from pathlib import Path
 
-from scripts.core import claims, plain_text, workload
+from scripts.core import claims, workload
 from scripts.core import store as results
 from scripts.core.catalog import ROOT, is_current
 from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings, session_speedup
+from scripts.rendering import names
 
 SCHEMA_PATH = ROOT / "data" / "results.schema.json"
 SITE_DIR = "data"  # where the files go in the built site
@@ -185,7 +186,7 @@ def download_links(all_data: list[dict]) -> str:
     for data in all_data:
         machine = data["machine"]
         lines.append(
-            f"- [{plain_text.escape(machine['description'])}]"
+            f"- [{names.of(machine)}]"
             f"({SITE_DIR}/results/{machine['id']}.json) (`{machine['id']}.json`)"
         )
     return "\n".join(lines) + "\n"

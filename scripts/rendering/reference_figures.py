@@ -14,6 +14,7 @@ import yaml
 
 from scripts.core import plain_text
 from scripts.core.catalog import ROOT
+from scripts.rendering import names
 
 REFERENCE_FILE = ROOT / "data" / "reference_results.yml"
 OUTPUT_DIR = "reported"  # under docs/_generated/
@@ -128,7 +129,7 @@ def cell_text(value: object) -> str:
 
 
 def result_cell(row: dict) -> str:
-    text = f"{cell_text(row['value'])} {cell_text(row['unit'])}"
+    text = f"{names.as_published(row['value'])} {cell_text(row['unit'])}"
     return f"{text} ([source]({row['link']}))" if "link" in row else text
 
 

@@ -30,6 +30,7 @@ from scripts.rendering import (
     claim_boxes,
     compat_table,
     cpu_features,
+    names,
     published_data,
     reference_figures,
     results_page,
@@ -87,6 +88,9 @@ def render_all(
     findings = Findings([*all_data, *stack_data])
     files: dict[str, str] = {
         "machines.md": tables.machines_table(all_data, stack_data),
+        "machine-key.md": "The tables name the machines by these short names:\n\n"
+        + names.machine_key(all_data)
+        + "\n",
         "results/measured.md": results_page.measured_section(all_data, root, findings),
         "results/reported.md": results_page.reported_section(reference),
         "results/downloads.md": published_data.download_links(raw_data),
@@ -139,6 +143,9 @@ def render_all(
             claim_list, stack_data, page, root, findings
         )
     files[stack_matrix.MATRIX_OUTPUT] = stack_matrix.matrix(stack_data)
+    files[stack_matrix.GLANCE_OUTPUT] = stack_matrix.at_a_glance(
+        claim_list, stack_data, root, findings
+    )
     files[stack_matrix.VERDICTS_OUTPUT] = stack_matrix.verdicts(
         claim_list, stack_data, root, findings
     )

@@ -5,6 +5,7 @@ before."""
 from __future__ import annotations
 
 from scripts.findings.comparison import compare, summary, table
+from scripts.rendering import names
 
 
 def run_dates(data: dict) -> str:
@@ -76,7 +77,7 @@ def reproducibility_section(
     shared = first["entries"].keys() & second["entries"].keys()
     run_a, run_b = compared_entries(first, shared), compared_entries(second, shared)
     return (
-        f"**{first['machine']['description']}**: the entries both runs hold were measured in "
+        f"**{names.of(first['machine'])}**: the entries both runs hold were measured in "
         f"run A {run_dates(run_a)}{origin_words(origins, 0)} and in run B "
         f"{run_dates(run_b)}{origin_words(origins, 1)}, both sessions of "
         f"`results/{first['machine']['id']}.json`; "

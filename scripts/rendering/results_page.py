@@ -9,7 +9,7 @@ from scripts.core import catalog
 from scripts.core.catalog import ROOT
 from scripts.findings import noisy as noisy_rule
 from scripts.findings.pairs import Findings
-from scripts.rendering import reference_figures, tables
+from scripts.rendering import names, reference_figures, tables
 
 STALE_MARK = " †"
 
@@ -42,7 +42,7 @@ def cell(
     if baseline is not None and entry is not baseline and not entry.get("reference"):
         keys = [f"{e['snippet']}:{e['variant']}" for e in (baseline, entry)]
         found = (findings or Findings([data])).pair(data, *keys)
-        text = f"{found.point:.2f}× ({text})" if found else f"– ({text})"
+        text = f"{names.speedup(found.point)} ({text})" if found else f"– ({text})"
     if stats.get("gflops_per_s") and ceiling:
         text += f", {stats['gflops_per_s'] / ceiling * 100:.0f}% of ceiling"
     if noisy_rule.entry_noisier(data, f"{entry['snippet']}:{entry['variant']}"):
@@ -76,7 +76,8 @@ def snippet_table(
         ]
         dates = sorted({e["date"][:10] for e in entries.values()})
         lines.append(
-            f"| {data['machine']['description']} | {tables.software_words(first['software'])} "
+            f"| {names.of(data['machine'])} "
+            f"| {tables.software_words(first['software'])} "
             f"| {', '.join(dates)} | " + " | ".join(cells) + " |"
         )
     return "\n".join(lines) + "\n"

@@ -103,7 +103,8 @@ def render(
 
 
 def figure_cell(figure: stack_verdicts.Figure) -> str:
-    return f"{stack_verdicts.stack_link(figure.stack)}: {stack_verdicts.words(figure)}"
+    link = f"{stack_verdicts.RESULTS_PAGE}#stack-{figure.stack}"
+    return f"[{names.stack(figure.stack)}]({link}): {stack_verdicts.words(figure)}"
 
 
 def cause_words(cause: Cause | None) -> str:

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scripts.core import measured_stacks
+from scripts.core import measured_stacks, outcomes
 from scripts.core.catalog import ROOT
 from scripts.core.claims import claim_order, compared, short_name
+from scripts.findings import claim_rows
 from scripts.findings import noisy as noisy_rule
 from scripts.findings.pairs import Findings
-from scripts.rendering import stack_verdicts
+from scripts.rendering import names, stack_verdicts
 
 MATRIX_OUTPUT = "results/stacks.md"
 VERDICTS_OUTPUT = "results/stack-verdicts.md"
+GLANCE_OUTPUT = "results/at-a-glance.md"
 
 
 def anchor(stack: str) -> str:
@@ -32,9 +34,11 @@ def matrix(stack_data: list[dict]) -> str:
             data["machine"]["id"], (data["machine"]["description"], {})
         )
         cells[data["stack"]] = data["sessions"]
-    for description, cells in machines.values():
+    for machine_id, (_, cells) in machines.items():
         lines.append(
-            f"| {description} | " + " | ".join(cell(cells.get(s, [])) for s in stacks) + " |"
+            f"| {names.machine(machine_id)} | "
+            + " | ".join(cell(cells.get(s, [])) for s in stacks)
+            + " |"
         )
     return "\n".join(lines) + "\n"
 
@@ -80,9 +84,70 @@ def verdicts(
                 )
                 low, high = figure.bounds
                 lines.append(
-                    f"| [{figure.claim['id']}]({figure.claim['page']}) | {figure.description} "
+                    f"| [{figure.claim['id']}]({figure.claim['page']}) "
+                    f"| {names.machine(figure.machine)} "
                     f"| {compared(figure.evidence, variant, baseline)} "
                     f"| {figure.found.point:.2f}× ({low:.2f}–{high:.2f}) | {figure.verdict} |"
                 )
         sections.append("\n".join(lines))
     return "\n\n".join(sections) + "\n"
+
+
+def counts(rows: list[claim_rows.Row]) -> str:
+    """'✓3 ?1' for a claim's measured rows on one stack; '–' where it has none."""
+    found = [row.outcome for row in rows if not row.analogue]
+    if not found:
+        return "–"
+    marks = [
+        f"{stack_verdicts.MARKS[outcome]}{found.count(outcome)}"
+        for outcome in (outcomes.SUPPORTED, outcomes.INCONCLUSIVE, outcomes.CONTRADICTED)
+        if outcome in found
+    ]
+    return " ".join(marks)
+
+
+def at_a_glance(
+    claim_list: list[dict],
+    stack_data: list[dict],
+    root: Path = ROOT,
+    findings: Findings | None = None,
+) -> str:
+    """One line per measured claim: its verdict, the tally of its rows, and per stack how
+    many machines' rows confirm (✓), cannot tell (?) or go against (✗) it."""
+    ordered = sorted(claim_list, key=claim_order)
+    found = stack_verdicts.figures(ordered, stack_data, root, findings)
+    stacks = stack_verdicts.all_stacks(stack_data)
+    lines = [
+        "| Claim | Verdict | Measured | " + " | ".join(names.stack(s) for s in stacks) + " |",
+        "|---|---|---|" + "---|" * len(stacks),
+    ]
+    shown = 0
+    for claim in ordered:
+        mine = [row for row in found if row.claim is claim and not row.analogue]
+        if not mine:
+            continue
+        shown += 1
+        per_stack = [counts([row for row in mine if row.stack == s]) for s in stacks]
+        lines.append(
+            f"| [{claim['id']}]({claim['page']}) | {claim['verdict']} "
+            f"| {claim_rows.headline_words(claim, mine)} | " + " | ".join(per_stack) + " |"
+        )
+    if not shown:
+        return "No claim has measured rows yet.\n"
+    intro = (
+        f"{shown} claims have measured rows. Each cell counts one stack's rows: "
+        "✓ confirms the verdict, ? cannot tell yet, ✗ goes against it. "
+        f"{machines_words(stack_data)}"
+    )
+    return intro + "\n\n" + "\n".join(lines) + "\n"
+
+
+def machines_words(stack_data: list[dict]) -> str:
+    """Which kinds of machine the rows come from, and whether a Mac is among them."""
+    machines = {data["machine"]["id"]: data["machine"] for data in stack_data}
+    systems = sorted({str(m.get("os")) for m in machines.values()})
+    cores = sorted({m.get("physical_cores") for m in machines.values()}, key=str)
+    mac = any(m.get("os") == "Darwin" for m in machines.values())
+    each = f", each with {cores[0]} cores" if len(cores) == 1 and isinstance(cores[0], int) else ""
+    words = f"The rows come from {len(machines)} {' and '.join(systems)} machines{each}."
+    return words + ("" if mac else " No Mac is among them.")

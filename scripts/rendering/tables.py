@@ -6,6 +6,7 @@ from scripts.core import outcomes, plain_text, workload
 from scripts.core.catalog import CEILING_KEY, is_current
 from scripts.findings import noisy as noisy_rule
 from scripts.findings.pairs import Findings
+from scripts.rendering import names
 
 NOISY_MARK = " (noisier than usual)"
 
@@ -52,10 +53,14 @@ def provenance_line(data: dict, entries: list[dict]) -> str:
         else ""
     )
     return (
-        f"**{data['machine']['description']}** · {data['machine']['os_version']} · "
+        f"**{names.of(data['machine'])}** · {data['machine']['os_version']} · "
         f"{software_words(first['software'])} · measured {', '.join(dates)} "
         f"(commit {', '.join(commits)}{dirty}){sessions_words(data, entries)}"
     )
+
+
+# Marks a row measured on an earlier version of its snippet; the table says it once above.
+EARLIER_MARK = "†"
 
 
 def sessions_of(data: dict, entries: list[dict]) -> list[dict]:
@@ -105,7 +110,7 @@ def speedup_words(
     found = findings.pair(data, *keys)
     if found is None:
         return "–"
-    words = f"{found.point:.2f}× ({found.low:.2f}–{found.high:.2f})"
+    words = names.speedup(found.point, found.low, found.high)
     no_difference = found.direction == outcomes.NO_CLEAR_DIFFERENCE
     return words + (f", {outcomes.NO_CLEAR_DIFFERENCE}" if no_difference else "")
 
@@ -133,6 +138,12 @@ def comparison_table(
         header += " Peak memory (RSS) |"
         rule += "---:|"
     lines = [provenance_line(data, entries), "", header, rule]
+    earlier = [e for e in entries if not is_current(e, root)]
+    if earlier:
+        said = (
+            "Every row was" if len(earlier) == len(entries) else f"Rows marked {EARLIER_MARK} were"
+        )
+        lines[1:1] = ["", f"{said} measured on an earlier version of this snippet."]
     for entry in entries:
         stats = entry["stats"]
         if baseline is None:
@@ -148,7 +159,7 @@ def comparison_table(
         spread = f"{stats['iqr_over_median'] * 100:.1f}%" + mark
         label = f"`{entry['variant']}`: {entry['label']}"
         if not is_current(entry, root):
-            label += " *(measured on an earlier version of this snippet)*"
+            label += f" {EARLIER_MARK}"
         row = (
             f"| {label} | {format_seconds(stats['median_s'])} | {spread} | {speedup} "
             f"| {format_rate(stats.get('throughput_per_s'))} |"
@@ -192,7 +203,7 @@ def first_call_rows(data: dict, keys: list[str]) -> list[str]:
         first = stats.get("first_call_s")
         if first:
             rows.append(
-                f"| {data['machine']['description']} | `{key}` | {format_seconds(first)} "
+                f"| {names.of(data['machine'])} | `{key}` | {format_seconds(first)} "
                 f"| {format_seconds(stats['median_s'])} | {first / stats['median_s']:.1f}× |"
             )
     return rows
@@ -221,7 +232,7 @@ def overlap_table(data: dict, entries: list[dict]) -> str | None:
     produce, train = by_variant["produce_only"], by_variant["train_only"]
     bound, serial = max(produce, train), produce + train
     lines = [
-        f"**{data['machine']['description']}**: producing alone {format_seconds(produce)}, "
+        f"**{names.of(data['machine'])}**: producing alone {format_seconds(produce)}, "
         f"training alone {format_seconds(train)} per run. Fully overlapped, a run costs "
         f"max(produce, train) = {format_seconds(bound)}; fully serial, produce + train = "
         f"{format_seconds(serial)}.",
@@ -246,7 +257,7 @@ def output_block(data: dict, snippet: str) -> str | None:
     if not output:
         return None
     return (
-        f"Output of `python snippets/{snippet}.py` on {data['machine']['description']}, "
+        f"Output of `python snippets/{snippet}.py` on {names.of(data['machine'])}, "
         f"{plain_text.escape(output['date'][:10])}:\n\n{plain_text.fence(output['text'].rstrip())}"
     )
 
@@ -266,9 +277,9 @@ def machines_table(all_data: list[dict], stack_data: list[dict] | None = None) -
     session the file keeps, of every stack: stack_data holds a view per stack
     (store.stack_views); without it, the sessions of all_data's views are counted."""
     lines = [
-        "| Machine | OS | Cores | RAM | TensorFlow devices | Sessions (all stacks) "
+        "| Machine | Described as | OS | Cores | RAM | TensorFlow devices | Sessions (all stacks) "
         "| Results file |",
-        "|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|",
     ]
     kept: dict[str, list[dict]] = {}
     for view in all_data if stack_data is None else stack_data:
@@ -282,7 +293,8 @@ def machines_table(all_data: list[dict], stack_data: list[dict] | None = None) -
         ram = f"{m['ram_bytes'] / 2**30:.0f} GiB" if m.get("ram_bytes") else "?"
         devices = ", ".join(m.get("tf_devices") or []) or "?"
         lines.append(
-            f"| {m['description']} | {m['os_version']} | {cores} | {ram} | {devices} "
+            f"| {names.of(m)} | {m['description']} | {m['os_version']} | {cores} "
+            f"| {ram} | {devices} "
             f"| {session_count_words(sessions)} | `results/{m['id']}.json` |"
         )
     return "\n".join(lines) + "\n"
