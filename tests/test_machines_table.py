@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from scripts.core import store as results
 from scripts.findings import noisy
-from scripts.rendering import stack_matrix, tables
+from scripts.rendering import names, stack_matrix, tables
 
 
 def row_of(table: str, machine_id: str) -> list[str]:
@@ -23,7 +23,7 @@ def test_the_machines_table_counts_every_session_a_file_keeps(committed_files):
         sessions = data["sessions"]
         marked = len(noisy.unusual_sessions(sessions))
         days = len({session["id"][:10] for session in sessions})
-        cell = row_of(table, data["machine"]["id"])[5]
+        cell = row_of(table, data["machine"]["id"])[6]  # after the short name and description
         assert cell.startswith(f"{len(sessions)} ({days} day"), (data["machine"]["id"], cell)
         assert (f"; {marked} unusually noisy)" in cell) == bool(marked), cell
 
@@ -39,7 +39,7 @@ def test_the_stacks_table_says_how_many_of_each_stacks_sessions_are_unusually_no
 ):
     matrix = stack_matrix.matrix(results.stack_views(committed_files))
     for data in committed_files:
-        row = f"| {data['machine']['description']} |"
+        row = f"| {names.of(data['machine'])} |"
         line = next(line for line in matrix.splitlines() if line.startswith(row))
         for stack in results.stacks_in(data):
             sessions = [s for s in data["sessions"] if s["stack"] == stack]

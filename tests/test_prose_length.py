@@ -19,7 +19,9 @@ LONGEST = 40
 NOT_YET: dict[str, tuple[float, int]] = {
     "symptoms.md": (20.0, 42),
     "setup.md": (20.0, 9),
-    "doctor.md": (22.0, 11),
+    # Doctor's check reference kept issue 35's content fixes over the shorter rewrite at the
+    # merge of 2026-11-29, so it went back up: the next pass splits its sentences.
+    "doctor.md": (25.5, 17),
     "tune-validation.md": (23.9, 18),
     "how-we-measure.md": (20.8, 14),
     "input-pipeline.md": (20.0, 9),
@@ -39,7 +41,7 @@ NOT_YET: dict[str, tuple[float, int]] = {
     "results.md": (20.0, 7),
     "chips.md": (20.0, 1),
     "contribute.md": (20.0, 1),
-    "sources.md": (20.0, 33),
+    "sources.md": (20.0, 35),  # issue 39's 31 sources added two long titles
 }
 
 

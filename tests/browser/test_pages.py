@@ -15,6 +15,10 @@ NOTEBOOK_BUDGET_BYTES = 1_400_000
 # about 360 sources, left out of the search index): its own text is the point of the page,
 # so it gets a budget of its own, as the notebooks do.
 SOURCES_BUDGET_BYTES = 1_000_000
+# The Symptoms page is the index of error messages readers paste (97 entries since issue 39,
+# each with its verbatim message, cause, fix and sources): like the Sources page, its own text
+# is the point of the page, so it gets a budget of its own, with room for more entries.
+SYMPTOMS_BUDGET_BYTES = 900_000
 # The search index is one file for the whole site, which the first page's search fetches and
 # later pages take from the browser's cache. It carries every page's text, the error messages
 # readers paste among it (issue 20: 60 and more of them), so it is counted once, on its own:
@@ -27,6 +31,8 @@ SEARCH_INDEX_BUDGET_BYTES = 800_000
 def budget(path: str) -> int:
     if path.startswith("sources/"):
         return SOURCES_BUDGET_BYTES
+    if path.startswith("symptoms/"):
+        return SYMPTOMS_BUDGET_BYTES
     return NOTEBOOK_BUDGET_BYTES if path.startswith("notebooks/") else PAGE_BUDGET_BYTES
 
 
