@@ -21,7 +21,7 @@ NOT_YET: dict[str, tuple[float, int]] = {
     "setup.md": (20.0, 9),
     # Doctor's check reference kept issue 35's content fixes over the shorter rewrite at the
     # merge of 2026-11-29, so it went back up: the next pass splits its sentences.
-    "doctor.md": (25.5, 17),
+    "doctor.md": (25.6, 17),
     "tune-validation.md": (23.9, 18),
     "how-we-measure.md": (20.8, 14),
     "input-pipeline.md": (20.0, 9),

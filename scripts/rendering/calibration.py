@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from scripts.core import plain_text
 from scripts.findings import calibration as held_back
+from scripts.rendering import names
 
 SCHEME_WORDS = {
     "sitting": "Each sitting held back, predicted from the machine's other sittings",
@@ -85,7 +86,8 @@ def sittings_table(cal: held_back.Calibration) -> list[str]:
     ]
     for v in cal.views:
         lines.append(
-            f"| {v.description} | {plain_text.escape(v.stack)} | {v.sittings} | {v.sessions} "
+            f"| {names.machine(v.machine)} | {plain_text.escape(v.stack)} | {v.sittings} "
+            f"| {v.sessions} "
             f"| {'yes' if v.sittings >= 2 else 'no: one sitting'} |"
         )
     return lines
@@ -100,7 +102,7 @@ def held_back_table(cal: held_back.Calibration) -> list[str]:
     for scheme in held_back.SCHEMES:
         for machine, stack, sitting, found, files in cal.held_back(scheme):
             lines.append(
-                f"| {scheme} | {cal.descriptions[machine]} | {plain_text.escape(stack)} "
+                f"| {scheme} | {names.machine(machine)} | {plain_text.escape(stack)} "
                 f"| {plain_text.escape(sitting)} | {percent(found.inside, found.compared)} "
                 f"| {percent(files.inside, files.compared)} |"
             )
