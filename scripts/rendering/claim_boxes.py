@@ -106,9 +106,10 @@ def details(evidence: dict, mine: list[Row]) -> list[str]:
     return lines
 
 
-def moves_sentence(mine: list[Row]) -> str | None:
-    """Where the claim's long-run speed-up differs between stacks on one machine."""
-    moved = stack_moves.moves(mine)
+def moves_sentence(mine: list[Row], measured: dict[str, list[str]] | None = None) -> str | None:
+    """Where the claim's long-run speed-up moved from a machine's reference stack, as What
+    changed between stacks lists it (findings/stack_moves.py)."""
+    moved = stack_moves.moves(mine, measured)
     if not moved:
         return None
     where = sorted({names.machine(a.machine) for a, _ in moved})
@@ -122,14 +123,16 @@ def indent(lines: list[str], by: str = "    ") -> list[str]:
     return [f"{by}{line}" if line else "" for line in lines]
 
 
-def claim_box(claim: dict, mine: list[Row], stacks: list[str]) -> str:
+def claim_box(
+    claim: dict, mine: list[Row], stacks: list[str], measured: dict[str, list[str]] | None = None
+) -> str:
     kind = outcomes.HEADLINES[claim["verdict"]]
     lines = [f'!!! {kind} "{claim["id"]}: {claim["verdict"]}"', ""]
     body = [f"**Claim:** {' '.join(claim['claim'].split())}", ""]
     body += [f"**Verdict:** {' '.join(claim['why'].split())}", ""]
     if mine:
         body += [f"**Measured:** {claim_rows.headline_words(claim, mine)}.", ""]
-        moved = moves_sentence(mine)
+        moved = moves_sentence(mine, measured)
         if moved:
             body += [moved, ""]
     for evidence in claim.get("evidence", []):
@@ -162,9 +165,11 @@ def page_fragment(
     page_claims = [c for c in claims if c["page"] == page]
     found = claim_rows.rows(page_claims, findings, views, root)
     stacks = [s for s in stack_verdicts.all_stacks(views) if any(r.stack == s for r in found)]
+    measured = stack_verdicts.stacks_measured(views)
     blocks = [legend(views)] if found else []
     for claim in page_claims:
-        blocks.append(claim_box(claim, [r for r in found if r.claim is claim], stacks))
+        mine = [r for r in found if r.claim is claim]
+        blocks.append(claim_box(claim, mine, stacks, measured))
     return "\n".join(blocks)
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from scripts.core import measured_stacks
 from scripts.core.catalog import ROOT
 from scripts.core.claims import claim_order, compared, short_name
 from scripts.core.stack_changes import Cause
+from scripts.findings import stack_moves
 from scripts.findings.pairs import Findings
 from scripts.rendering import names, stack_verdicts
 
@@ -39,20 +39,8 @@ def moves(
     """Every move, against each machine's reference stack: the default stack where the machine
     has it, else its first stack measured."""
     found = stack_verdicts.figures(sorted(claim_list, key=claim_order), stack_data, root, findings)
-    measured = stack_verdicts.stacks_measured(stack_data)
-    result = []
-    for group in stack_verdicts.grouped(found).values():
-        stacks = measured[group[0].machine]
-        reference = measured_stacks.DEFAULT if measured_stacks.DEFAULT in stacks else stacks[0]
-        before = next((f for f in group if f.stack == reference), None)
-        if before is None:
-            continue
-        result += [
-            Move(before, after)
-            for after in group
-            if after.stack != reference and stack_verdicts.moved(before, after)
-        ]
-    return result
+    pairs = stack_moves.moves(found, stack_verdicts.stacks_measured(stack_data))
+    return [Move(before, after) for before, after in pairs]
 
 
 def stale(causes: list[Cause], found: list[Move]) -> list[Cause]:

@@ -9,6 +9,7 @@ from pathlib import Path
 from scripts.core import measured_stacks
 from scripts.core.catalog import ROOT
 from scripts.core.claims import compared, short_name
+from scripts.findings import stack_moves
 from scripts.findings.pairs import Findings
 from scripts.rendering import names, stack_verdicts
 
@@ -80,7 +81,7 @@ def machine_table(found: list[stack_verdicts.Figure], machine: str, stacks: list
         header,
         "|---|---|" + "---|" * len(stacks),
     ]
-    for group in stack_verdicts.grouped(mine).values():
+    for group in stack_moves.grouped(mine).values():
         first = group[0]
         variant, baseline = (short_name(first.evidence[k]) for k in ("variant", "baseline"))
         by_stack = {figure.stack: stack_verdicts.words(figure) for figure in group}

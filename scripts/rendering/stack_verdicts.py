@@ -11,7 +11,7 @@ from pathlib import Path
 
 from scripts.core import measured_stacks, outcomes
 from scripts.core.catalog import ROOT
-from scripts.findings import claim_rows, stack_moves
+from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings
 from scripts.rendering import names
 
@@ -39,16 +39,6 @@ def words(row: Figure) -> str:
     """'1.17× (1.05–1.31) ✓': a row's speed-up, long-run interval and mark."""
     found = row.found
     return f"{names.speedup(found.point, found.low, found.high)} {MARKS[row.outcome]}"
-
-
-def moved(a: Figure, b: Figure) -> bool:
-    """Whether one evidence item moved between two stacks on one machine (stack_moves)."""
-    return stack_moves.moved(a, b)
-
-
-def grouped(found: list[Figure]) -> dict[tuple[int, str], list[Figure]]:
-    """{(evidence item's identity, machine id): its rows, one per stack}, in order."""
-    return stack_moves.grouped(found)
 
 
 def stacks_measured(stack_data: list[dict]) -> dict[str, list[str]]:
