@@ -109,3 +109,14 @@ def test_included_prose_counts_and_quotes_do_not_count_against_the_limit(tmp_pat
     )
     assert found.sentences == 2
     assert found.longest[0].words == 55 and found.longest[0].own == 5
+
+
+def test_a_quote_of_several_sentences_stays_quoted_in_each_of_its_parts(tmp_path):
+    quote = "One two three. " + " ".join(["Word"] * 45) + "."
+    found = page(tmp_path, f"It said “{quote}” Then it ended.\n")
+    assert [(s.words, s.own) for s in found.longest] == [(3, 3), (5, 2), (45, 0)]
+
+
+def test_curly_quotation_marks_pair_before_straight_ones_inside_them(tmp_path):
+    found = page(tmp_path, 'It said “one 14" two three” and “four” then.\n')
+    assert [(s.words, s.own) for s in found.longest] == [(9, 4)]
