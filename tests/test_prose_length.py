@@ -40,7 +40,6 @@ NOT_YET: dict[str, tuple[float, int]] = {
     "results.md": (20.0, 7),
     "chips.md": (20.0, 1),
     "contribute.md": (20.0, 1),
-    "sources.md": (20.0, 35),  # issue 39's 31 sources added two long titles
 }
 
 
