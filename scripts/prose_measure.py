@@ -22,7 +22,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
+from scripts.core import site_nav
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -35,7 +35,8 @@ SKIPPED_LINE = re.compile(
 LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.", "No.", "et al.")
 BOUNDARY = re.compile(r"(?<=[.!?])[\"'”’)\]]*\s+(?=[\"'“‘(\[A-Z0-9\u2063])")
-QUOTED = re.compile(r"[\"“]([^\"”]*)[\"”]")
+# Curly quotation marks pair first: a quote may hold straight ones (code, an inch mark).
+QUOTED = (re.compile(r"“[^”]*”"), re.compile(r"\"[^\"]*\""))
 DOT = "\u2024"  # one dot leader: a full stop that ends no sentence
 CODE = "\u2063"  # marks where inline code stood, so a sentence may start with it
 
@@ -50,21 +51,7 @@ class Sentence:
 
 def nav_pages(mkdocs: Path = ROOT / "mkdocs.yml") -> list[str]:
     """The pages in mkdocs.yml's nav, in order ('index.md', ...)."""
-
-    def walk(node) -> list[str]:
-        if isinstance(node, str):
-            return [node] if node.endswith(".md") else []
-        if isinstance(node, list):
-            return [page for item in node for page in walk(item)]
-        if isinstance(node, dict):
-            return [page for value in node.values() for page in walk(value)]
-        return []
-
-    # mkdocs.yml carries !!python/name tags for Material's emoji; read only the nav.
-    text = mkdocs.read_text(encoding="utf-8")
-    nav = text[text.index("\nnav:") :]
-    end = re.search(r"\n[a-z_]+:", nav[5:])
-    return walk(yaml.safe_load(nav[: end.start() + 5] if end else nav)["nav"])
+    return [page for _, page in site_nav.entries(mkdocs)]
 
 
 def expanded(path: Path, root: Path = ROOT) -> list[tuple[str, str]]:
@@ -157,12 +144,21 @@ def sentences(lines: list[tuple[str, str]]) -> list[Sentence]:
     for text, origin in blocks(lines):
         for abbreviation in ABBREVIATIONS:
             text = text.replace(abbreviation, abbreviation.replace(".", DOT))
-        for part in BOUNDARY.split(text):
+        # Quotation marks pair over the whole paragraph: a quoted passage of several sentences
+        # is split like other text, and each of its parts stays quoted.
+        unquoted = text
+        for quoted in QUOTED:
+            unquoted = quoted.sub(lambda m: " " * len(m.group(0)), unquoted)
+        start = 0
+        for end, after in [(m.start(), m.end()) for m in BOUNDARY.finditer(text)] + [
+            (len(text), len(text))
+        ]:
+            part = text[start:end]
+            own = words(unquoted[start:end])
+            start = after
             count = words(part)
-            if not count:
-                continue
-            own = words(QUOTED.sub(" ", part))
-            found.append(Sentence(count, part.strip(), origin, own))
+            if count:
+                found.append(Sentence(count, part.strip(), origin, own))
     return found
 
 

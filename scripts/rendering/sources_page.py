@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scripts.core import sources
+from scripts.core import site_nav, sources
 from scripts.core.sources import escaped as _text
 
 OUTPUT = "sources.md"  # under docs/_generated/
@@ -72,7 +72,9 @@ def render(ledger: dict, fragments: dict[str, str] | None = None, root: Path = s
     "Used on"; each quote names the page of its statement in plain words.
     """
     pages = page_texts(root)
-    titles = {file: _text(page_title(text, file)) for file, text in pages.items()}
+    # A page goes by its title in the site's navigation, shorter than some headings.
+    nav = {f"docs/{page}": title for title, page in site_nav.entries(root / "mkdocs.yml")}
+    titles = {file: _text(nav.get(file) or page_title(text, file)) for file, text in pages.items()}
     using = pages_using(ledger, pages, fragments, root)
     rendered_into = data_pages(pages, root)
     doctor = sources.Usage()  # which sources the doctor's messages print
@@ -83,14 +85,15 @@ def render(ledger: dict, fragments: dict[str, str] | None = None, root: Path = s
         return f"[{titles[file]}]({file.removeprefix('docs/')})"
 
     def where_text(where: str, name: str) -> str:
+        """Where a statement is made, as a sentence of its own (a list of pages can be long)."""
         if where in titles:
-            return titles[where]
+            return f"On {titles[where]}."
         if where in rendered_into:  # the pages showing this data file that show this source
             shown = [f for f in rendered_into[where] if f in using[name]] or rendered_into[where]
-            return ", ".join(titles[f] for f in shown)
+            return f"On {', '.join(titles[f] for f in shown)}."
         if where.startswith(DOCTOR_FILES):
-            return "the doctor"
-        return _text(where)
+            return "In the doctor's messages."
+        return f"In {_text(where)}."
 
     by_kind: dict[str, list[dict]] = {kind: [] for kind in sources.KINDS}
     for entry in ledger["sources"]:
@@ -131,6 +134,8 @@ def source_lines(entry: dict, used: list[str], where_text) -> list[str]:
     lines = [head, "", f"    {about}Used on {', '.join(used) if used else 'no page'}.", ""]
     for item in entry["supports"]:
         words = " … ".join(f"“{_text(quote)}”" for quote in sources.quotes(item))
-        lines.append(f"    - {words} {_text(item['statement'])} ({where_text(item['where'])})")
+        statement = _text(item["statement"])
+        end = "" if statement.endswith((".", "!", "?")) else "."
+        lines.append(f"    - {words} {statement}{end} {where_text(item['where'])}")
     lines.append("")
     return lines

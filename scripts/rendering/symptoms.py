@@ -220,8 +220,9 @@ def _entry(entry: dict) -> list[str]:
     corrections = entry.get("see_also", [])
     if corrections:
         evidence += " See also " + ", ".join(_link(link) for link in corrections) + "."
-    sources = ", ".join(f"[{s['title']}]({s['url']})" for s in entry["sources"])
-    lines += [evidence, "", f"**Sources:** {sources}.", ""]
+    # One source a line: a run of thread titles in one sentence reads as one long sentence.
+    sources = [f"- [{s['title']}]({s['url']})" for s in entry["sources"]]
+    lines += [evidence, "", "**Sources:**", "", *sources, ""]
     return lines
 
 
@@ -230,8 +231,10 @@ def render(data: dict | None = None) -> str:
     data = data or load()
     groups = data["groups"]
     count = len(data["symptoms"])
-    jump = " · ".join(f"[{g['title']}](#{g['id']})" for g in groups)
-    lines = [f"{count} symptoms, in {len(groups)} groups: {jump}.", ""]
+    lines = [f"{count} symptoms, in {len(groups)} groups:", ""]
+    # The jump list as a list: on one line, the group titles read as one long sentence.
+    lines += [f"- [{g['title']}](#{g['id']})" for g in groups]
+    lines += [""]
     for group in groups:
         entries = [e for e in data["symptoms"] if e["group"] == group["id"]]
         if not entries:
