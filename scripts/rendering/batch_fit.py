@@ -67,15 +67,15 @@ def fit_markdown(data: dict, snippet: str) -> str | None:
     machine = names.of(data["machine"])
     lines = [
         f"**{machine}**: step time ≈ a + b × batch, fitted to the {len(points)} medians below "
-        f"(least squares on relative error): fixed overhead **a = {duration(overhead)}** per "
+        f"(least squares on relative error). Fixed overhead **a = {duration(overhead)}** per "
         f"step, per-example cost **b = {duration(per_example)}**.",
         "",
     ]
     if overhead > 0 and per_example > 0:
         lines += [
             f"By this line, the fixed part equals the per-example part at a batch of about "
-            f"{overhead / per_example:,.0f}, and throughput can approach but never pass "
-            f"1 / b = {1 / per_example:,.0f} examples/s however large the batch.",
+            f"{overhead / per_example:,.0f}. Throughput can approach but never pass "
+            f"1 / b = {1 / per_example:,.0f} examples/s, however large the batch.",
             "",
         ]
     else:

@@ -31,10 +31,11 @@ def legend(views: list[dict]) -> str:
     return (
         '??? info "How to read the claim tables"\n\n'
         "    Each cell is a speed-up with its 95% interval for the long run on that machine. "
-        "✓ means the interval lies inside the claim's range. "
-        "✗ means it lies outside. "
-        "? means the data cannot tell yet. "
-        "With a ?, the advice still rests on the mechanism explained on the page. "
+        "Its mark says what the interval shows:\n\n"
+        "    - ✓: the interval lies inside the claim's range.\n"
+        "    - ✗: it lies outside.\n"
+        "    - ?: the data cannot tell yet. "
+        "The advice still rests on the mechanism explained on the page. "
         "Check it on your own Mac with `make tune`.\n\n"
         "    All machines are 2-core Linux CPUs; Mac figures on the page are cited, not "
         "measured. The tables name them by these short names:\n\n"
@@ -145,7 +146,7 @@ def claim_box(
             body += indent([line, ""])
         body += indent(details(evidence, rows_of)) + [""]
     if claim.get("sources"):
-        body += [f"*Sources:* {source_links(claim)}", ""]
+        body += ["*Sources:*", ""] + [f"- {link}" for link in source_list(claim)] + [""]
     return "\n".join(lines + indent(body)).rstrip() + "\n"
 
 
@@ -173,8 +174,13 @@ def page_fragment(
     return "\n".join(blocks)
 
 
+def source_list(claim: dict) -> list[str]:
+    """Each of the claim's sources as a markdown link, one per line in its box."""
+    return [f"[{s['title']}]({s['url']})" for s in claim.get("sources", [])]
+
+
 def source_links(claim: dict) -> str:
-    return "; ".join(f"[{s['title']}]({s['url']})" for s in claim.get("sources", []))
+    return "; ".join(source_list(claim))
 
 
 def summary_table(

@@ -177,20 +177,20 @@ def comparison_table(
     notes = [
         f"Each run is timed whole after {entries[0]['method']['warmup']} untimed warm-up run(s); "
         f"{round_range} timed runs per variant. Speed-up is the baseline's median "
-        "divided by the variant's, pooled over this machine's sittings, with the 95% interval "
-        "for its long-run value in brackets (How we measure); an interval that holds 1.00 is "
+        "divided by the variant's, pooled over this machine's sittings. The brackets hold the "
+        "95% interval for its long-run value (How we measure). An interval that holds 1.00 is "
         "marked no clear difference. A spread more than twice what the variant usually shows on "
         "this machine (and above 10%) is marked noisier than usual."
     ]
     if with_flops:
         notes.append(
             "GFLOP/s is the run's floating-point operations (counted from the layer shapes) over "
-            "its median time; the ceiling is this machine's measured float32 matmul rate "
+            "its median time. The ceiling is this machine's measured float32 matmul rate "
             + (f"({ceiling:,.1f} GFLOP/s)." if ceiling else "(not measured on this machine).")
         )
     if with_memory:
         notes.append(
-            "Each variant ran in its own process; peak memory is that process's resident-set "
+            "Each variant ran in its own process. Peak memory is that process's resident-set "
             "high-water mark as the kernel reports it (ru_maxrss), TensorFlow itself included."
         )
     return "\n".join(lines + [""] + [" ".join(notes)]) + "\n"
