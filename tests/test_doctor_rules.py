@@ -11,7 +11,7 @@ import pytest
 from scripts.core import compatibility, mac_stacks
 from scripts.doctor import rules
 from scripts.doctor.facts import Facts, Pins, TensorFlowImport
-from scripts.doctor.faked_facts import GiB, LINUX_TF, MAC_TF, PINS, linux, mac
+from scripts.doctor.faked_facts import LINUX_TF, MAC_TF, PINS, GiB, linux, mac
 from scripts.doctor.rules import Status
 
 

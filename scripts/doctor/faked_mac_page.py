@@ -21,7 +21,7 @@ def text() -> str:
 def main() -> int:
     OUTPUT.parent.mkdir(parents=True, exist_ok=True)
     OUTPUT.write_text(text(), encoding="utf-8")
-    print(f"wrote {OUTPUT.relative_to(facts.ROOT)}", file=sys.stderr)
+    print(f"wrote {OUTPUT}", file=sys.stderr)
     return 0
 
 
