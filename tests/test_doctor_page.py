@@ -43,3 +43,10 @@ def test_the_page_labels_the_example_as_faked_facts_before_showing_it():
     assert '!!! warning "Faked Mac facts: no Mac ran this"' in section
     assert "none was measured on a Mac" in section
     assert text.count(INCLUDE) == 1
+
+
+def test_the_check_reference_has_one_table_row_per_check():
+    """Every check the doctor runs has its row (check, looks at, WARN/FAIL, what to do)."""
+    rows = re.findall(r"^\| \*\*([a-z0-9 -]+)\*\*[^|]*\|", PAGE.read_text(encoding="utf-8"), re.M)
+    names = [check.name for check in rules.run_all(mac())]
+    assert sorted(rows) == sorted(names)
