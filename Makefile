@@ -118,6 +118,7 @@ doctor: $(STAMP)
 
 doctor-page: $(STAMP)
 	$(BIN)/python -m scripts.doctor --plain --write-page
+	$(BIN)/python -m scripts.doctor.faked_mac_page
 
 # What every install command the site and the doctor print installs, by pip's resolver against
 # PyPI (needs the network): rewrites data/commands_record.json, which the tests read offline.

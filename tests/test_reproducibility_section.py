@@ -13,6 +13,11 @@ from scripts.rendering import reproducibility
 PUBLISHED = "amd-epyc-2cpu-linux-c396aa.json"
 
 
+def header(section: str) -> str:
+    """The machine, both runs' dates and the commits: everything before the summary line."""
+    return section.split(" shared speed-ups: ", 1)[0].rsplit("\n\n", 1)[0]
+
+
 def test_a_later_entry_only_run_a_holds_does_not_change_its_dates(root):
     data = plain_text.escaped_results(results.view(results.read(root / "results" / PUBLISHED)))
     first, second = (reproducibility.session_run(data, s) for s in data["sessions"][-2:])
@@ -26,7 +31,7 @@ def test_a_later_entry_only_run_a_holds_does_not_change_its_dates(root):
     }
     after = reproducibility.reproducibility_section(later, second, [])
     assert "2099" not in after and "abcdef0" not in after
-    assert after.splitlines()[0] == before.splitlines()[0], key
+    assert header(after) == header(before), key
 
 
 def test_every_machine_with_two_sessions_gets_a_section(committed_results):

@@ -185,7 +185,7 @@ def render(data: dict | None = None) -> str:
     lines += [
         "",
         "Python (wheels): the Python versions for which every package of the stack has a macOS "
-        f"arm64 wheel on PyPI, checked on {checked['date']} ({checked['how']}).",
+        f"arm64 wheel on PyPI. Checked on {checked['date']}: {checked['how']}.",
     ]
     for stack in data["stacks"]:
         mark = " (recommended)" if stack["id"] == data["recommended"] else ""

@@ -100,8 +100,8 @@ def render(data: dict | None = None, pyproject_text: str | None = None) -> str:
         f"Apple's table: [{official['title']}]({official['source']}). "
         + " ".join(official.get("notes", [])),
         "",
-        f"The test: [{tested['title']}]({tested['source']}), on a {tested['machine']}; "
-        'a pair "works" when TensorFlow imported with the plugin and Apple\'s verification '
+        f"The test: [{tested['title']}]({tested['source']}), on a {tested['machine']}. "
+        'A pair "works" when TensorFlow imported with the plugin and Apple\'s verification '
         "script ran.",
         "",
         "This project's own environment pins (pyproject.toml, macOS arm64): tensorflow "

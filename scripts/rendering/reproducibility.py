@@ -30,7 +30,7 @@ def same_code_words(first: dict, second: dict) -> str:
     shared = versions(first).keys() & versions(second).keys()
     same = all(versions(first)[k] == versions(second)[k] for k in shared)
     return (
-        f"{'the same' if same else 'different'} snippet versions in both runs (commits "
+        f"{'The same' if same else 'Different'} snippet versions in both runs (commits "
         f"{commits(first)} and {commits(second)})."
     )
 
@@ -77,10 +77,10 @@ def reproducibility_section(
     shared = first["entries"].keys() & second["entries"].keys()
     run_a, run_b = compared_entries(first, shared), compared_entries(second, shared)
     return (
-        f"**{names.of(first['machine'])}**: the entries both runs hold were measured in "
-        f"run A {run_dates(run_a)}{origin_words(origins, 0)} and in run B "
-        f"{run_dates(run_b)}{origin_words(origins, 1)}, both sessions of "
-        f"`results/{first['machine']['id']}.json`; "
+        f"**{names.of(first['machine'])}**, two sessions of "
+        f"`results/{first['machine']['id']}.json`. The entries both runs hold were measured:\n\n"
+        f"- in run A, {run_dates(run_a)}{origin_words(origins, 0)};\n"
+        f"- in run B, {run_dates(run_b)}{origin_words(origins, 1)}.\n\n"
         f"{same_code_words(run_a, run_b)}\n\n"
         + summary(rows)
         + "\n\nThe claims' speed-ups:\n\n"
