@@ -110,15 +110,15 @@ HOSTILE = {
         lambda d: d["tested"]["rows"][0].update(result="maybe"),
         "tested.rows[0].result: expected one of 'OK', 'FAIL'",
     ),
-    "mac stacks: a source that is no https link": (
-        "data/mac_stacks.json",
+    "mac recipes: a source that is no https link": (
+        "data/mac_recipes.json",
         lambda d: d["sources"].update(apple_table="javascript:alert(1)"),
         "sources.apple_table: 'javascript:alert(1)' does not match",
     ),
-    "mac stacks: a verified aspect missing": (
-        "data/mac_stacks.json",
-        lambda d: first(d, "stacks")["verified"].pop("speed"),
-        "stacks[0].verified: missing field(s) speed",
+    "mac recipes: a verified aspect missing": (
+        "data/mac_recipes.json",
+        lambda d: first(d, "recipes")["verified"].pop("speed"),
+        "recipes[0].verified: missing field(s) speed",
     ),
     "measured stacks: legacy_keras as text": (
         "data/measured_stacks.yml",

@@ -7,7 +7,7 @@ cannot say (one field against another, one file against another). A test lists e
 data/ and fails on one that FORMATS does not name or whose schema is missing.
 
 Not for tf-doctor.pyz: it imports jsonschema. The stdlib modules the archive ships
-(compatibility, mac_stacks, stack_match) read files that a test holds to their schema here.
+(compatibility, mac_recipes, stack_match) read files that a test holds to their schema here.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ FORMATS = {
     "data/commands_record.json": "commands_record",
     "data/compatibility.json": "compatibility",
     "data/machine_names.yml": "machine_names",
-    "data/mac_stacks.json": "mac_stacks",
+    "data/mac_recipes.json": "mac_recipes",
     "data/measured_stacks.yml": "measured_stacks",
     "data/measured_stacks.json": "measured_stacks_portable",
     "data/reference_results.yml": "reference_results",

@@ -41,7 +41,7 @@ class Stack(stack_match.MeasuredStack):
 
     def environ(self, base: dict[str, str] | None = None) -> dict[str, str]:
         """base (os.environ by default) with TF_USE_LEGACY_KERAS set as the stack needs: '1'
-        for tf-keras, removed otherwise (a shell that activated the Mac stack keeps it set)."""
+        for tf-keras, removed otherwise (a shell that activated the Mac recipe keeps it set)."""
         env = dict(os.environ if base is None else base)
         if self.legacy_keras:
             env[LEGACY_KERAS] = "1"

@@ -58,7 +58,7 @@ GENERATED = "docs/_generated/"
 # claims/<page>.md and the table of all claims.
 DATA_FRAGMENTS = {
     "data/symptoms.yml": ("symptoms/",),
-    "data/mac_stacks.json": ("setup/",),
+    "data/mac_recipes.json": ("setup/",),
     "data/compatibility.json": ("versions/compatibility.md",),
     "data/reference_results.yml": ("reported/", "results/reported.md"),
 }

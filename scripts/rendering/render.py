@@ -13,7 +13,7 @@ from pathlib import Path
 from scripts.core import (
     claims,
     compatibility,
-    mac_stacks,
+    mac_recipes,
     measured_stacks,
     plain_text,
     sources,
@@ -154,9 +154,9 @@ def render_all(
     )
     if compatibility.DATA.exists():  # the versions page's table, from data/compatibility.json
         files[compat_table.OUTPUT] = compat_table.render()
-    if mac_stacks.DATA.exists():  # the Set up page's stacks, from data/mac_stacks.json
-        files[mac_stacks.OUTPUT] = mac_stacks.render()
-        files[mac_stacks.RECOMMENDATION_OUTPUT] = mac_stacks.render_recommendation()
+    if mac_recipes.DATA.exists():  # the Set up page's recipes, from data/mac_recipes.json
+        files[mac_recipes.OUTPUT] = mac_recipes.render()
+        files[mac_recipes.RECOMMENDATION_OUTPUT] = mac_recipes.render_recommendation()
     files[symptoms.OUTPUT], files[symptoms.TOP_OUTPUT] = symptoms.render(), symptoms.render_top()
     files[sources_page.OUTPUT] = sources_page.render(  # the Sources page's list
         sources.load(root / "data" / "sources.yml", root), files, root

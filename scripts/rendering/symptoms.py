@@ -14,7 +14,7 @@ from pathlib import Path
 import markdown
 import yaml
 
-from scripts.core import mac_stacks, symptom_readers
+from scripts.core import mac_recipes, symptom_readers
 from scripts.core.catalog import ROOT
 
 DATA = ROOT / "data" / "symptoms.yml"
@@ -187,9 +187,9 @@ def _fix_code(entry: dict) -> list[str]:
     code = entry.get("fix_code")
     if not code:
         return []
-    stack = mac_stacks.recommended()
-    low, high = stack["python"]
-    install = "\n".join(f"$ {line}" for line in stack["install"])
+    recipe = mac_recipes.recommended()
+    low, high = recipe["python"]
+    install = "\n".join(f"$ {line}" for line in recipe["install"])
     code = code.replace("{recommended}", install)
     code = code.replace("{recommended_python}", f"{low} to {high}")
     return ["", f"```{entry.get('fix_lang', 'console')}", code, "```"]
