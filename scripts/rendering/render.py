@@ -24,7 +24,7 @@ from scripts.core.catalog import ROOT
 from scripts.findings.pairs import Findings
 from scripts.rendering import (
     batch_fit,
-    calibration,
+    calibration_page,
     charts,
     chip_view,
     claim_boxes,
@@ -133,7 +133,7 @@ def render_all(
         if fit:
             files[f"{snippet}.fit.md"] = fit
     files["reproducibility.md"] = reproducibility(all_data, claim_list)
-    files["calibration.md"] = calibration.table(stack_data)
+    files["calibration.md"] = calibration_page.table(stack_data)
     for page in sorted({c["page"] for c in claim_list}):
         name = Path(page).with_suffix("").as_posix()
         files[f"claims/{name}.md"] = claim_boxes.page_fragment(
