@@ -98,7 +98,8 @@ def schema_message(error: jsonschema.ValidationError) -> str:
     if kind == "maxLength":
         return f"longer than {error.validator_value} characters"
     if kind == "minLength":
-        return "expected non-empty text" if error.validator_value == 1 else error.message[:200]
+        least = error.validator_value
+        return "expected non-empty text" if least == 1 else f"expected at least {least} characters"
     if kind == "maxItems":
         return f"more than {error.validator_value} items"
     if kind == "minItems":
