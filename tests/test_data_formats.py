@@ -120,6 +120,16 @@ HOSTILE = {
         lambda d: first(d, "recipes")["verified"].pop("speed"),
         "recipes[0].verified: missing field(s) speed",
     ),
+    "mac recipes: a Keras family the doctor cannot match": (
+        "data/mac_recipes.json",
+        lambda d: d["recipes"][1]["match"].update(keras="keras4"),
+        "recipes[1].match.keras: expected one of 'keras2', 'keras3', 'any', got 'keras4'",
+    ),
+    "mac recipes: an advice the doctor does not act on": (
+        "data/mac_recipes.json",
+        lambda d: first(d, "recipes").update(advice="maybe"),
+        "recipes[0].advice: expected one of 'recommended'",
+    ),
     "measured stacks: legacy_keras as text": (
         "data/measured_stacks.yml",
         lambda d: d[0].update(legacy_keras="no"),
