@@ -170,7 +170,9 @@ def outside_pins(versions: dict[str, str | None], recipe: str) -> list[str]:
     want, problems = pins(recipe), []
     tf, metal = tensorflow_of(versions), versions.get("tensorflow-metal")
     if tf is None:
-        return [] if metal is None or want.metal else [f"tensorflow-metal {metal} on the CPU recipe"]
+        if metal is None or want.metal:
+            return []
+        return [f"tensorflow-metal {metal} on the CPU recipe"]
     if want.tensorflow is not None and minor(tf) not in want.tensorflow:
         allowed = " or ".join(".".join(map(str, m)) for m in want.tensorflow)
         problems.append(f"TensorFlow {tf}, not {allowed}")
