@@ -130,7 +130,9 @@ def test_a_recorded_contradiction_is_shown_and_a_missing_record_is_refused(commi
     fragment = claim_boxes.page_fragment([claim], [view], "p.md", findings=findings)
     assert "✗" in fragment and "| Seen. |" in fragment
     evidence["contradicted_on"] = [{"machine": row.machine}]
-    with pytest.raises(claims.ClaimsError, match=r"evidence\[0\].contradicted_on\[0\]: missing field"):
+    with pytest.raises(
+        claims.ClaimsError, match=r"evidence\[0\].contradicted_on\[0\]: missing field"
+    ):
         claims.check(claim, "test")
 
 
@@ -205,7 +207,9 @@ def test_every_range_says_why_and_names_no_measured_value():
         "id": "C0a", "factor": "F0", "page": "p.md", "claim": "c", "verdict": "holds",
         "why": "w", "evidence": [{"variant": "a:x", "baseline": "a:y", "at_least": 1.2}],
     }  # fmt: skip
-    with pytest.raises(claims.ClaimsError, match=r"test: evidence\[0\]: missing field\(s\) why_range"):
+    with pytest.raises(
+        claims.ClaimsError, match=r"test: evidence\[0\]: missing field\(s\) why_range"
+    ):
         claims.check(claim, "test")
     for claim_id, evidence in EVIDENCE:
         why = evidence["why_range"]

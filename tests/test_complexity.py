@@ -67,7 +67,7 @@ def over_grade_c(root: Path = ROOT) -> dict[str, int]:
 
 
 def test_the_count_follows_radons_rules():
-    source = '''
+    source = """
 def f(a, b, items):
     if a and b or not a:          # if 1, boolean operators 2
         return [i for i in items if i]  # comprehension 1, its if 1
@@ -83,7 +83,7 @@ def f(a, b, items):
     def inner(x):                  # counted on its own
         return x if x else 0
     return 1 if a else 2           # conditional expression 1
-'''
+"""
     tree = ast.parse(source)
     outer = tree.body[0]
     assert complexity(outer) == 1 + 1 + 2 + 2 + 2 + 2 + 1

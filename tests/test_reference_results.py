@@ -163,7 +163,10 @@ def test_every_file_a_source_was_also_read_in_is_linked_where_its_figures_show(s
     ("also_read", "message"),
     [
         ({"file": "a.md", "url": "https://x.org/a.md", "for": "x"}, "also_read: expected a list"),
-        ([{"file": "a.md", "url": "https://x.org/a.md"}], r"also_read\[0\]: missing field\(s\) for"),
+        (
+            [{"file": "a.md", "url": "https://x.org/a.md"}],
+            r"also_read\[0\]: missing field\(s\) for",
+        ),
         ([{"file": "a.md", "url": "javascript:alert(1)", "for": "x"}], "https"),
         ([{"file": " ", "url": "https://x.org/a.md", "for": "x"}], "file: .* not blank"),
     ],
@@ -195,5 +198,7 @@ def test_a_hostile_file_is_refused_naming_the_file_source_and_field(sources, tmp
         reference_figures.load(path)
     said = str(refused.value)
     assert said.startswith("reference_results.yml: ")
-    assert f"sources[0] ({hostile[0]['id']}).rows[0].value: expected a finite number or text" in said
+    assert (
+        f"sources[0] ({hostile[0]['id']}).rows[0].value: expected a finite number or text" in said
+    )
     assert f"sources[1] ({hostile[1]['id']}): unknown field(s) 'script'" in said

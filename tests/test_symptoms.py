@@ -170,7 +170,10 @@ def test_top_list_links_only_to_top_entries():
         (lambda e: e.update(guide="versions.md#no-such-section"), "has no heading"),
         (lambda e: e.update(guide="no-such-page.md#x"), "does not exist"),
         (lambda e: e.update(guide="versions.md"), "guide: 'versions.md' does not match"),
-        (lambda e: e.update(sources=[{"title": "t", "url": "http://example.org"}]), "one https address"),
+        (
+            lambda e: e.update(sources=[{"title": "t", "url": "http://example.org"}]),
+            "one https address",
+        ),
         (lambda e: e.update(id="Not A Slug"), "id: 'Not A Slug' does not match"),
         (lambda e: e.update(verbatim="yes"), "verbatim: expected true or false"),
         (lambda e: e.update(also_seen=[{"when": "w"}]), "also_seen[0]: missing field(s) text"),
@@ -178,7 +181,10 @@ def test_top_list_links_only_to_top_entries():
             lambda e: e.update(verbatim=False, also_seen=[{"when": "w", "text": "t"}]),
             "verbatim: true",
         ),
-        (lambda e: e.update(search_text="No matching"), "search_text: expected at least 20 characters"),
+        (
+            lambda e: e.update(search_text="No matching"),
+            "search_text: expected at least 20 characters",
+        ),
         (lambda e: e.update(search_text="No matching distribution for it"), "copied from one line"),
         (
             lambda e: e.update(verbatim=False, what_you_see="x", search_text="x" * 30),

@@ -25,9 +25,9 @@ from scripts.doctor.rules_install import (
 from scripts.doctor.rules_keras import (
     check_float64,
     check_keras,
+    check_mac_recipe,
     check_optimizer,
     check_retracing,
-    check_mac_recipe,
 )
 from scripts.doctor.rules_measured_stack import check_measured_stack
 from scripts.doctor.rules_runtime import (
