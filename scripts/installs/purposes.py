@@ -176,19 +176,29 @@ def outside_pins(versions: dict[str, str | None], recipe: str) -> list[str]:
     if want.tensorflow is not None and minor(tf) not in want.tensorflow:
         allowed = " or ".join(".".join(map(str, m)) for m in want.tensorflow)
         problems.append(f"TensorFlow {tf}, not {allowed}")
+    return problems + _metal_outside(metal, want) + _keras_outside(versions, tf, want)
+
+
+def _metal_outside(metal: str | None, want: Pins) -> list[str]:
     if want.metal is None and metal:
-        problems.append(f"tensorflow-metal {metal} on a recipe without it")
+        return [f"tensorflow-metal {metal} on a recipe without it"]
     if want.metal and want.metal != ANY and not same_version(metal, want.metal):
-        problems.append(f"tensorflow-metal {metal or 'none'}, not {want.metal}")
+        return [f"tensorflow-metal {metal or 'none'}, not {want.metal}"]
+    return []
+
+
+def _keras_outside(versions: dict[str, str | None], tf: str, want: Pins) -> list[str]:
     keras, tf_keras = versions.get("keras"), versions.get("tf-keras")
     if want.keras == "keras3" and (not keras or version_tuple(keras) < (3,)):
-        problems.append(f"Keras {keras or 'none'}, not Keras 3")
-    if want.keras == "keras2" and version_tuple(tf) >= (2, 16):
+        return [f"Keras {keras or 'none'}, not Keras 3"]
+    if want.keras != "keras2":
+        return []
+    if version_tuple(tf) >= (2, 16):
         if not tf_keras or minor(tf_keras) != minor(tf):
-            problems.append(f"tf-keras {tf_keras or 'none'} with TensorFlow {tf}")
-    elif want.keras == "keras2" and (not keras or minor(keras) != minor(tf)):
-        problems.append(f"Keras {keras or 'none'} with TensorFlow {tf}")
-    return problems
+            return [f"tf-keras {tf_keras or 'none'} with TensorFlow {tf}"]
+    elif not keras or minor(keras) != minor(tf):
+        return [f"Keras {keras or 'none'} with TensorFlow {tf}"]
+    return []
 
 
 def two_tensorflows(versions: dict[str, str | None]) -> str | None:
