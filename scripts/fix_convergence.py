@@ -82,7 +82,7 @@ def symptom_cases(entries: list[dict] | None = None) -> list[Case]:
     cases = []
     for entry in commands.symptom_entries() if entries is None else entries:
         where = f"data/symptoms.yml#{entry['id']}"
-        for reader in symptom_readers.readers(entry, where):
+        for reader in symptom_readers.readers(entry):
             facts = fix_matrix.reader_facts(reader.python, dict(reader.packages), dict(reader.env))
             routes = [r for r in fix_routes.from_fix_code(entry["fix_code"], recommended)
                       if r.applies_to(reader.python)]  # fmt: skip

@@ -136,7 +136,7 @@ def symptom_offers(entries: Iterable[dict], recommended: list[str]) -> dict[Offe
     offers: dict[Offer, set[str]] = {}
     for entry in entries:
         where = f"data/symptoms.yml#{entry['id']}"
-        for reader in symptom_readers.readers(entry, where):
+        for reader in symptom_readers.readers(entry):
             installed = dict(reader.packages)
             legacy = dict(reader.env).get("TF_USE_LEGACY_KERAS") in ("true", "True", "1")
             for route in fix_routes.from_fix_code(entry["fix_code"], recommended):

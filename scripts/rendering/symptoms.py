@@ -13,7 +13,7 @@ from pathlib import Path
 
 import markdown
 
-from scripts.core import data_formats, mac_recipes, symptom_readers
+from scripts.core import data_formats, mac_recipes
 from scripts.core.catalog import ROOT
 
 DATA = ROOT / "data" / "symptoms.yml"
@@ -51,7 +51,7 @@ def load(path: Path = DATA) -> dict:
 def check(data: dict, where: str = "symptoms.yml") -> None:
     """Each field as data/symptoms.schema.json defines it; then what a schema cannot say: ids
     used once, a known group, also_seen and search_text only on verbatim entries, search text
-    copied from the message, readers' environments, links that resolve in docs/."""
+    copied from the message, links that resolve in docs/."""
     try:
         data_formats.check(data, Path(where), "symptoms")
     except data_formats.FormatError as error:
@@ -70,12 +70,6 @@ def check(data: dict, where: str = "symptoms.yml") -> None:
         problem = search_text_problem(entry)
         if problem:
             raise SymptomsError(f"{at}: search_text {problem}")
-        # onto (optional): the environments the fix code's readers run it in, each a mapping
-        # of python, packages (name==version) and env (scripts/core/symptom_readers.py).
-        try:
-            symptom_readers.readers(entry, at)
-        except symptom_readers.ReadersError as error:
-            raise SymptomsError(str(error)) from error
         for link in [entry["guide"], *entry.get("see_also", [])]:
             problem = link_problem(link)
             if problem:
