@@ -6,8 +6,8 @@
 
 Collects the commands in docs/ and data/ (scripts/installs/commands.py), the doctor's fixes
 on its faked machines (scripts/doctor/fix_matrix.py) and each symptom's fix code where its
-readers are (its `onto`), resolves each with pip for its stack's
-platforms and Pythons (scripts/installs/resolve.py), and reports what leaves its stack's pins.
+readers are (its `onto`), resolves each with pip for its recipe's
+platforms and Pythons (scripts/installs/resolve.py), and reports what leaves its recipe's pins.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from scripts.core import mac_stacks
+from scripts.core import mac_recipes
 from scripts.doctor import fix_matrix
 from scripts.doctor.checks import legacy_keras
 from scripts.installs import commands, record
@@ -40,7 +40,7 @@ def offers() -> tuple[dict[record.Offer, set[str]], dict[str, str]]:
     """Every offer of every printed command, with where it is printed; and the skipped ones."""
     printed, skipped = record.printed_offers(commands.from_docs() + commands.from_data())
     given = record.doctor_offers(doctor_fixes())
-    recommended = mac_stacks.recommended()["install"]
+    recommended = mac_recipes.recommended()["install"]
     for offer, where in record.symptom_offers(commands.symptom_entries(), recommended).items():
         given.setdefault(offer, set()).update(where)
     for offer, where in given.items():
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     found, skipped = offers()
     if args.list:
         for offer in sorted(found, key=lambda o: o.key()):
-            print(f"{offer.stack:26} {offer.platform:14} {offer.python:5} {offer.command}"
+            print(f"{offer.recipe:26} {offer.platform:14} {offer.python:5} {offer.command}"
                   + (f"  [onto {' '.join(offer.onto)}]" if offer.onto else ""))  # fmt: skip
         print(f"{len(found)} offers of {len({o.command for o in found})} commands")
         return 0

@@ -88,6 +88,12 @@ def guide_view(path: Path) -> dict:
 def machine_rows(data: dict) -> list[tuple[str, str]]:
     """The machine summary as (field, value) rows, values escaped (the file is untrusted)."""
     machine, entries = data["machine"], list(data["entries"].values())
+    rows = _about_the_machine(machine, entries) + _about_the_entries(data, entries)
+    rows.append(("Results file", f"`results/{machine['id']}.json`"))
+    return rows
+
+
+def _about_the_machine(machine: dict, entries: list[dict]) -> list[tuple[str, str]]:
     text = plain_text.escape
     rows = [("Machine", text(machine["description"])), ("OS", text(machine["os_version"]))]
     rows.append(("TensorFlow devices", text(", ".join(machine.get("tf_devices") or []) or "?")))
@@ -99,9 +105,14 @@ def machine_rows(data: dict) -> list[tuple[str, str]]:
         rows.append(("Low Power Mode", "on" if machine["low_power_mode"] else "off"))
     if machine.get("hosted_runner"):
         rows.append(("Hosted runner", text(machine["hosted_runner"])))
+    return rows
+
+
+def _about_the_entries(data: dict, entries: list[dict]) -> list[tuple[str, str]]:
+    text = plain_text.escape
     sessions = data.get("sessions", [])
     marked = sum(1 for s in sessions if s["marked_noisy"])
-    rows.append(("Sessions", f"{len(sessions)}" + (f", {marked} marked noisy" if marked else "")))
+    rows = [("Sessions", f"{len(sessions)}" + (f", {marked} marked noisy" if marked else ""))]
     snippets = {e["snippet"] for e in entries}
     noisy = sum(1 for e in entries if e["stats"].get("noisy"))
     rows.append(
@@ -118,7 +129,6 @@ def machine_rows(data: dict) -> list[tuple[str, str]]:
     )  # fmt: skip
     if commits:
         rows.append(("Commit", text(", ".join(commits))))
-    rows.append(("Results file", f"`results/{machine['id']}.json`"))
     return rows
 
 

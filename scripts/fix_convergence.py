@@ -1,5 +1,5 @@
 """Whether every fix the doctor and the symptom entries print leaves the reader on a working
-stack, offline, from the commands record (data/commands_record.json, `make commands-record`).
+recipe, offline, from the commands record (data/commands_record.json, `make commands-record`).
 
     python -m scripts.fix_convergence     # the counts, and every fix that does not converge
 
@@ -21,7 +21,7 @@ import re
 import sys
 from dataclasses import dataclass, field, replace
 
-from scripts.core import mac_stacks, symptom_readers
+from scripts.core import mac_recipes, symptom_readers
 from scripts.doctor import fix_matrix
 from scripts.doctor.checks import Check, Status
 from scripts.doctor.facts import PACKAGES, Facts
@@ -78,11 +78,11 @@ def doctor_cases() -> list[Case]:
 
 def symptom_cases(entries: list[dict] | None = None) -> list[Case]:
     """Every symptom's fix code, once per reader its `onto` names."""
-    recommended = mac_stacks.recommended()["install"]
+    recommended = mac_recipes.recommended()["install"]
     cases = []
     for entry in commands.symptom_entries() if entries is None else entries:
         where = f"data/symptoms.yml#{entry['id']}"
-        for reader in symptom_readers.readers(entry, where):
+        for reader in symptom_readers.readers(entry):
             facts = fix_matrix.reader_facts(reader.python, dict(reader.packages), dict(reader.env))
             routes = [r for r in fix_routes.from_fix_code(entry["fix_code"], recommended)
                       if r.applies_to(reader.python)]  # fmt: skip
@@ -93,7 +93,7 @@ def symptom_cases(entries: list[dict] | None = None) -> list[Case]:
 
 
 def _index(data: dict) -> dict[tuple, dict]:
-    """The record's entries by command, platform, Python and environment (any stack)."""
+    """The record's entries by command, platform, Python and environment (any recipe)."""
     return {
         (e["command"], e["platform"], e["python"], tuple(e["onto"])): e for e in data["entries"]
     }

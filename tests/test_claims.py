@@ -3,11 +3,14 @@ verdict keeps the written rule (scripts/findings/claim_rows.py)."""
 
 from __future__ import annotations
 
+import copy
+import json
 import re
 
 import pytest
+import yaml
 
-from scripts.core import claims, outcomes
+from scripts.core import claims, data_formats, outcomes
 from scripts.core import store as results
 from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings
@@ -127,7 +130,9 @@ def test_a_recorded_contradiction_is_shown_and_a_missing_record_is_refused(commi
     fragment = claim_boxes.page_fragment([claim], [view], "p.md", findings=findings)
     assert "✗" in fragment and "| Seen. |" in fragment
     evidence["contradicted_on"] = [{"machine": row.machine}]
-    with pytest.raises(claims.ClaimsError, match="contradicted_on"):
+    with pytest.raises(
+        claims.ClaimsError, match=r"evidence\[0\].contradicted_on\[0\]: missing field"
+    ):
         claims.check(claim, "test")
 
 
@@ -202,7 +207,9 @@ def test_every_range_says_why_and_names_no_measured_value():
         "id": "C0a", "factor": "F0", "page": "p.md", "claim": "c", "verdict": "holds",
         "why": "w", "evidence": [{"variant": "a:x", "baseline": "a:y", "at_least": 1.2}],
     }  # fmt: skip
-    with pytest.raises(claims.ClaimsError, match="needs `why_range`"):
+    with pytest.raises(
+        claims.ClaimsError, match=r"test: evidence\[0\]: missing field\(s\) why_range"
+    ):
         claims.check(claim, "test")
     for claim_id, evidence in EVIDENCE:
         why = evidence["why_range"]
@@ -280,3 +287,24 @@ def test_a_no_difference_bound_keeps_the_margin(bounds, problem):
     else:
         with pytest.raises(claims.ClaimsError, match="NO_DIFFERENCE"):
             claims.check(claim, "x.yml: claims[0]")
+
+
+def test_a_hostile_claims_file_is_refused_naming_the_file_and_field(tmp_path):
+    """load reads each file through data/claims.schema.json: a verdict out of the vocabulary
+    and a contradiction without its reason are refused by file, claim and field."""
+    hostile = [copy.deepcopy(next(claim for claim in CLAIMS if claim.get("evidence")))]
+    hostile[0]["verdict"] = "<b>proven</b>"
+    hostile[0]["evidence"][0]["contradicted_on"] = [{"machine": "m", "why": " "}]
+    (tmp_path / "page.yml").write_text(yaml.safe_dump({"claims": hostile}), encoding="utf-8")
+    with pytest.raises(claims.ClaimsError) as refused:
+        claims.load(tmp_path)
+    said = str(refused.value)
+    assert said.startswith("page.yml: ")
+    assert "claims[0].evidence[0].contradicted_on[0].why: ' ' does not match" in said
+    assert "claims[0].verdict: expected one of 'holds'" in said
+
+
+def test_the_schemas_verdicts_are_the_outcomes_headlines():
+    schema = json.loads(data_formats.schema_path("claims").read_text(encoding="utf-8"))
+    allowed = schema["properties"]["claims"]["items"]["properties"]["verdict"]["enum"]
+    assert sorted(allowed) == sorted(outcomes.HEADLINES)

@@ -3,8 +3,8 @@ record pip's resolver wrote (data/commands_record.json, `make commands-record`).
 
 Fails on a printed command missing from the record, on one that resolves to nothing on a
 Python it is offered for, on one that installs a TensorFlow, Keras or tensorflow-metal outside
-its stack's pins, and on a fix that offers a pair Set up warns about without the recommended
-stack first (Python 3.9 to 3.11) and the pair's reports. The mutation tests below put the two
+its recipe's pins, and on a fix that offers a pair Set up warns about without the recommended
+recipe first (Python 3.9 to 3.11) and the pair's reports. The mutation tests below put the two
 faults issue 28 found (W1, W2) back into a copy and check that these tests catch them.
 """
 
@@ -19,7 +19,7 @@ import pytest
 import yaml
 
 from scripts import commands_record
-from scripts.core import mac_stacks
+from scripts.core import mac_recipes
 from scripts.doctor import checks, fix_matrix, rules, rules_install, rules_keras, rules_runtime
 from scripts.installs import commands, purposes, record, resolve
 from scripts.installs.purposes import pinned
@@ -35,7 +35,7 @@ def offers():
     return commands_record.offers()
 
 
-def test_every_printed_command_resolves_within_its_stack(offers):
+def test_every_printed_command_resolves_within_its_recipe(offers):
     found, _ = offers
     problems = record.problems(found, record.load())
     assert not problems, "\n".join(problems)
@@ -50,16 +50,16 @@ def test_every_entry_names_what_the_issue_asks_for():
     data = record.load()
     assert data["resolver"].startswith("pip ") and data["entries"]
     for entry in data["entries"]:
-        assert {"command", "stack", "platform", "python", "onto", "date"} <= set(entry), entry
+        assert {"command", "recipe", "platform", "python", "onto", "date"} <= set(entry), entry
         assert (entry["resolved"] is None) == (entry["error"] is not None), entry
         if entry["resolved"]:
             assert set(purposes.WATCHED) <= set(entry["resolved"]), entry
 
 
-def test_the_doctor_matrix_covers_every_stack_and_python(offers):
+def test_the_doctor_matrix_covers_every_recipe_and_python(offers):
     found, _ = offers
-    stacks = {offer.stack for offer in found}
-    assert {s["id"] for s in mac_stacks.load()["stacks"]} | {"linux"} <= stacks
+    recipes = {offer.recipe for offer in found}
+    assert {s["id"] for s in mac_recipes.load()["recipes"]} | {"linux"} <= recipes
     pythons = {offer.python for offer in found if offer.platform == "macos-arm64"}
     assert pythons == set(fix_matrix.MAC_PYTHONS)
 
@@ -72,7 +72,7 @@ def test_a_printed_command_without_a_purpose_is_an_error():
 
 
 def test_commands_are_found_in_fixes_as_printed():
-    fix = ('the recommended stack: python -m pip install "tensorflow==2.16.2" && export X=1; '
+    fix = ('the recommended recipe: python -m pip install "tensorflow==2.16.2" && export X=1; '
            'or run on the CPU: python -m pip uninstall -y tensorflow-metal')  # fmt: skip
     assert commands.commands_in(fix) == [
         'python -m pip install "tensorflow==2.16.2"',
@@ -87,13 +87,13 @@ def test_commands_are_found_in_fixes_as_printed():
 
 
 def _warned_reports() -> set[str]:
-    """The report links of the stacks Set up warns about that use tensorflow-metal 1.2.0."""
-    data = mac_stacks.load()
+    """The report links of the recipes Set up warns about that use tensorflow-metal 1.2.0."""
+    data = mac_recipes.load()
     return {
         data["sources"][name]
-        for stack in data["stacks"]
-        if mac_stacks.is_warned(stack) and stack["match"]["metal"] == "1.2.0"
-        for issue in stack["known_issues"]
+        for recipe in data["recipes"]
+        if mac_recipes.is_warned(recipe) and recipe["match"]["metal"] == "1.2.0"
+        for issue in recipe["known_issues"]
         for name in issue["sources"]
     }
 
@@ -111,17 +111,17 @@ def _offers_warned_pair(command: str, installed: dict[str, str]) -> bool:
 
 
 def _label(url: str) -> str:
-    """'https://github.com/o/r/issues/5' -> 'o/r#5', as the stacks' texts cite them."""
+    """'https://github.com/o/r/issues/5' -> 'o/r#5', as the recipes' texts cite them."""
     found = re.match(r"https://github\.com/([^/]+/[^/]+)/issues/(\d+)", url)
     return f"{found.group(1)}#{found.group(2)}" if found else url
 
 
 def _recommended_pip_line() -> str:
-    return next(line for line in mac_stacks.recommended()["install"] if " pip " in line)
+    return next(line for line in mac_recipes.recommended()["install"] if " pip " in line)
 
 
 def doctor_warned_pair_problems() -> list[str]:
-    """Every doctor fix that offers the warned pair without the recommended stack first (on
+    """Every doctor fix that offers the warned pair without the recommended recipe first (on
     Python 3.9 to 3.11) or without the pair's reports."""
     reports, problems = _warned_reports(), []
     for machine in fix_matrix.machines():
@@ -133,9 +133,9 @@ def doctor_warned_pair_problems() -> list[str]:
             if not any(_offers_warned_pair(c, machine.facts.packages) for c in found):
                 continue
             at = f"{machine.label}, {check.name}: {check.fix}"
-            if mac_stacks.python_fits(mac_stacks.recommended(), python):
+            if mac_recipes.python_fits(mac_recipes.recommended(), python):
                 if found[0] != _recommended_pip_line():
-                    problems.append(f"{at}: the recommended stack does not come first")
+                    problems.append(f"{at}: the recommended recipe does not come first")
             labels = {_label(url) for url in reports}
             if check.source not in reports and not any(x in (check.note or "") for x in labels):
                 problems.append(f"{at}: the warned pair comes without its reports")
@@ -143,11 +143,11 @@ def doctor_warned_pair_problems() -> list[str]:
 
 
 def symptom_warned_pair_problems(entries: list[dict]) -> list[str]:
-    """Every symptom whose fix code offers the warned pair without the recommended stack first
+    """Every symptom whose fix code offers the warned pair without the recommended recipe first
     or without a link to the pair's reports (directly or through the entry that cites them)."""
     reports, problems = _warned_reports(), []
     citing = {e["id"] for e in entries if reports & {s["url"] for s in e.get("sources", [])}}
-    install = "\n".join(f"$ {line}" for line in mac_stacks.recommended()["install"])
+    install = "\n".join(f"$ {line}" for line in mac_recipes.recommended()["install"])
     for entry in entries:
         code = (entry.get("fix_code") or "").replace("{recommended}", install)
         found = [c for line in code.splitlines()
@@ -155,7 +155,7 @@ def symptom_warned_pair_problems(entries: list[dict]) -> list[str]:
         if not any(_offers_warned_pair(c, {}) for c in found):
             continue
         if found[0] != _recommended_pip_line():
-            problems.append(f"{entry['id']}: the recommended stack does not come first")
+            problems.append(f"{entry['id']}: the recommended recipe does not come first")
         text = entry.get("fix", "") + entry.get("cause", "")
         if not any(f"#{name})" in text for name in citing) and not any(u in text for u in reports):
             problems.append(f"{entry['id']}: the warned pair comes without its reports")
@@ -166,11 +166,11 @@ def _symptoms() -> list[dict]:
     return yaml.safe_load(commands.SYMPTOMS.read_text(encoding="utf-8"))["symptoms"]
 
 
-def test_doctor_fixes_offering_the_warned_pair_put_the_recommended_stack_first():
+def test_doctor_fixes_offering_the_warned_pair_put_the_recommended_recipe_first():
     assert not doctor_warned_pair_problems()
 
 
-def test_symptoms_offering_the_warned_pair_put_the_recommended_stack_first():
+def test_symptoms_offering_the_warned_pair_put_the_recommended_recipe_first():
     assert not symptom_warned_pair_problems(_symptoms())
 
 
@@ -225,7 +225,7 @@ def test_w1_in_the_docs_needs_a_purpose_and_a_record(tmp_path):
 
 
 def test_w2_metal_120_without_the_warning_is_caught(monkeypatch):
-    """The doctor's metal fixes back to the bare command (no recommended stack, no reports)."""
+    """The doctor's metal fixes back to the bare command (no recommended recipe, no reports)."""
     bare = lambda f, command: (command, None, None)  # noqa: E731
     for module in (checks, rules_install, rules_runtime):
         monkeypatch.setattr(module, "metal_fix", bare)
@@ -289,7 +289,7 @@ def test_the_old_fixes_that_left_two_tensorflows_are_caught(monkeypatch):
     """The doctor's fixes put back as they were (no tensorflow-macos removed first, tf-keras
     without --no-deps beside tensorflow-cpu): with pip's resolution of them in a copy of the
     record, every such offer fails, naming both TensorFlows."""
-    monkeypatch.setattr(checks, "leaves_tensorflow_macos", lambda f, stack: False)
+    monkeypatch.setattr(checks, "leaves_tensorflow_macos", lambda f, recipe: False)
     monkeypatch.setattr(rules_keras, "tf_keras_install", _old_tf_keras_install)
     found, _ = commands_record.offers()
     old = json.loads(TWO_TENSORFLOWS.read_text(encoding="utf-8"))["entries"]
@@ -327,15 +327,15 @@ def test_an_uninstall_before_an_install_leaves_the_environment_without_it(monkey
 # One resolved environment per rule of purposes.outside_pins, each breaking that rule alone:
 # with the rule removed, its row gives no problem and the test fails.
 PIN_RULES = [
-    ("the CPU stack holds no plugin", {"tensorflow-metal": "1.1.0"}, "cpu",
-     "tensorflow-metal 1.1.0 on the CPU stack"),
+    ("the CPU recipe holds no plugin", {"tensorflow-metal": "1.1.0"}, "cpu",
+     "tensorflow-metal 1.1.0 on the CPU recipe"),
     ("TensorFlow's minor", {"tensorflow": "2.21.0", "keras": "3.15.1", "tf-keras": "2.21.0",
                             "tensorflow-metal": "1.1.0"}, "tf216-tf-keras-metal110",
      "TensorFlow 2.21.0, not 2.16"),
-    ("no plugin on a stack without one", {"tensorflow": "2.21.0", "keras": "3.15.1",
+    ("no plugin on a recipe without one", {"tensorflow": "2.21.0", "keras": "3.15.1",
                                           "tensorflow-metal": "1.1.0"}, "cpu",
-     "tensorflow-metal 1.1.0 on a stack without it"),
-    ("the stack's plugin", {"tensorflow": "2.16.2", "keras": "3.10.0",
+     "tensorflow-metal 1.1.0 on a recipe without it"),
+    ("the recipe's plugin", {"tensorflow": "2.16.2", "keras": "3.10.0",
                             "tensorflow-metal": "1.2.0"}, "tf216-keras3-metal110",
      "tensorflow-metal 1.2.0, not 1.1.0"),
     ("Keras 3", {"tensorflow": "2.16.2", "keras": "2.15.0", "tensorflow-metal": "1.1.0"},
@@ -352,10 +352,10 @@ PIN_RULES = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("versions", "stack", "problem"), [row[1:] for row in PIN_RULES],
+@pytest.mark.parametrize(("versions", "recipe", "problem"), [row[1:] for row in PIN_RULES],
                          ids=[row[0] for row in PIN_RULES])  # fmt: skip
-def test_each_pin_rule_names_the_environment_that_breaks_it(versions, stack, problem):
-    assert purposes.outside_pins(versions, stack) == [problem]
+def test_each_pin_rule_names_the_environment_that_breaks_it(versions, recipe, problem):
+    assert purposes.outside_pins(versions, recipe) == [problem]
 
 
 def test_the_pins_pass_what_keeps_them():

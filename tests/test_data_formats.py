@@ -110,15 +110,25 @@ HOSTILE = {
         lambda d: d["tested"]["rows"][0].update(result="maybe"),
         "tested.rows[0].result: expected one of 'OK', 'FAIL'",
     ),
-    "mac stacks: a source that is no https link": (
-        "data/mac_stacks.json",
+    "mac recipes: a source that is no https link": (
+        "data/mac_recipes.json",
         lambda d: d["sources"].update(apple_table="javascript:alert(1)"),
         "sources.apple_table: 'javascript:alert(1)' does not match",
     ),
-    "mac stacks: a verified aspect missing": (
-        "data/mac_stacks.json",
-        lambda d: first(d, "stacks")["verified"].pop("speed"),
-        "stacks[0].verified: missing field(s) speed",
+    "mac recipes: a verified aspect missing": (
+        "data/mac_recipes.json",
+        lambda d: first(d, "recipes")["verified"].pop("speed"),
+        "recipes[0].verified: missing field(s) speed",
+    ),
+    "mac recipes: a Keras family the doctor cannot match": (
+        "data/mac_recipes.json",
+        lambda d: d["recipes"][1]["match"].update(keras="keras4"),
+        "recipes[1].match.keras: expected one of 'keras2', 'keras3', 'any', got 'keras4'",
+    ),
+    "mac recipes: an advice the doctor does not act on": (
+        "data/mac_recipes.json",
+        lambda d: first(d, "recipes").update(advice="maybe"),
+        "recipes[0].advice: expected one of 'recommended'",
     ),
     "measured stacks: legacy_keras as text": (
         "data/measured_stacks.yml",

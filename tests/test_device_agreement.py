@@ -112,7 +112,7 @@ def test_an_unknown_optimizer_name_is_refused_by_name(check):
 
 
 def test_the_program_parses_and_imports_as_python_3_9(check):
-    """5 of the 6 stacks Set up lists allow Python 3.9: no 3.10-only syntax or call forms."""
+    """5 of the 6 recipes Set up lists allow Python 3.9: no 3.10-only syntax or call forms."""
     source = PATH.read_text(encoding="utf-8")
     tree = ast.parse(source, feature_version=(3, 9))
     future = [n for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "__future__"]

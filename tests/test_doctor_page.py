@@ -30,9 +30,9 @@ def test_the_page_script_writes_that_output(tmp_path, monkeypatch):
 
 
 def test_the_example_shows_a_mac_warning_with_its_fix():
-    """The page says the mac stack line shows a WARN with its fix: the output must hold one."""
+    """The page says the mac recipe line shows a WARN with its fix: the output must hold one."""
     lines = GENERATED.read_text(encoding="utf-8").splitlines()
-    warned = next(i for i, line in enumerate(lines) if re.match(r"WARN  mac stack\s", line))
+    warned = next(i for i, line in enumerate(lines) if re.match(r"WARN  mac recipe\s", line))
     assert lines[warned + 1].lstrip().startswith("fix:"), lines[warned : warned + 2]
     assert not any(line.startswith("SKIP  macos") for line in lines), "the Mac checks ran"
 

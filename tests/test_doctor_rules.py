@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from scripts.core import compatibility, mac_stacks
+from scripts.core import compatibility, mac_recipes
 from scripts.doctor import rules
 from scripts.doctor.facts import Facts, Pins, TensorFlowImport
 from scripts.doctor.faked_facts import LINUX_TF, MAC_TF, PINS, GiB, linux, mac
@@ -34,7 +34,7 @@ def crashed(returncode: int, **changes) -> TensorFlowImport:
 
 
 def recommended_mac(**changes) -> Facts:
-    """A Mac with the stack the Set up page recommends (data/mac_stacks.json)."""
+    """A Mac with the recipe the Set up page recommends (data/mac_recipes.json)."""
     packages = {"tensorflow": "2.16.2", "tf-keras": "2.16.0", "keras": "3.10.0",
                 "tensorflow-metal": "1.1.0"}  # fmt: skip
     changes.setdefault("env", {"TF_USE_LEGACY_KERAS": "1"})
@@ -54,11 +54,11 @@ CASES = {
         ("too old", linux(python="3.9.18"), Status.WARN, "`pip install .` refuse this Python"),
         ("too new", linux(python="3.13.0"), Status.WARN, "3.13.0"),
         ("no pins", linux(pins=Pins()), Status.SKIP, "no pins"),
-        # On a Mac the reader's Python is judged by the stack table's wheels, not the pins.
+        # On a Mac the reader's Python is judged by the recipe table's wheels, not the pins.
         ("mac 3.9", mac(python="3.9.19"), Status.PASS, "wheels for Python 3.9 to 3.11"),
         ("mac 3.12", mac(python="3.12.4"), Status.WARN, "3.9 to 3.11 only"),
         ("mac 3.13", mac(python="3.13.0", packages={}, tf=NO_TF), Status.WARN, "CPU only"),
-        ("mac 3.14", mac(python="3.14.0", packages={}, tf=NO_TF), Status.FAIL, "no stack"),
+        ("mac 3.14", mac(python="3.14.0", packages={}, tf=NO_TF), Status.FAIL, "no recipe"),
     ],
     rules.check_architecture: [
         ("mac native", mac(), Status.PASS, "arm64, native"),
@@ -107,10 +107,10 @@ CASES = {
         ),
         ("not the pin", linux(packages={"tensorflow-cpu": "2.15.1"}), Status.WARN, "measures with"),
         (
-            "mac, a listed stack that is not the pin",
+            "mac, a listed recipe that is not the pin",
             mac(packages={"tensorflow": "2.15.1", "keras": "2.15.0", "tensorflow-metal": "1.1.0"}),
             Status.PASS,
-            "the mac stack check below",
+            "the mac recipe check below",
         ),
         (
             "missing on linux arm64",
@@ -363,11 +363,11 @@ CASES = {
             "traces its step again",
         ),
     ],
-    rules.check_stack: [
+    rules.check_mac_recipe: [
         ("linux", linux(), Status.SKIP, "Apple-silicon"),
         ("rosetta", rosetta(), Status.SKIP, "Apple-silicon"),
         ("no tensorflow", mac(packages={}, tf=NO_TF), Status.SKIP, "no TensorFlow"),
-        ("recommended", recommended_mac(), Status.PASS, "the recommended stack"),
+        ("recommended", recommended_mac(), Status.PASS, "the recommended recipe"),
         # Was a PASS naming 'tf-keras ?' while the keras check failed for the same reason.
         (
             "legacy flag without tf-keras",
@@ -394,12 +394,12 @@ CASES = {
                 tf=replace(MAC_TF, version="2.15.1"),
             ),
             Status.PASS,
-            "a listed stack",
+            "a listed recipe",
         ),  # fmt: skip
         # Was a PASS: training on this pair was reported wrong (tf-keras#140, forum 778640).
         ("tf 2.19 with metal 1.2.0", mac_with("2.19.0", "1.2.0"), Status.WARN, "loss rising"),
         ("cpu only", mac_with("2.20.0", None), Status.PASS, "CPU only"),
-        ("unlisted", mac_with("2.13.0", "1.0.0"), Status.WARN, "none of the stacks"),
+        ("unlisted", mac_with("2.13.0", "1.0.0"), Status.WARN, "none of the recipes"),
     ],
     rules.check_optimizer: [
         ("linux", linux(), Status.SKIP, "Apple-silicon"),
@@ -668,7 +668,7 @@ def test_tensorflow_missing_fix_is_the_platform_install():
     assert rules.check_tensorflow(linux(packages={})).fix == (
         'python -m pip install "tensorflow-cpu==2.16.2" "keras==3.10.0"'
     )
-    # On a Mac the fix installs the recommended stack, not this project's measuring pins.
+    # On a Mac the fix installs the recommended recipe, not this project's measuring pins.
     assert rules.check_tensorflow(mac(packages={})).fix == (
         'python -m pip install "tensorflow==2.16.2" "tf-keras==2.16.0" "tensorflow-metal==1.1.0"'
         " && export TF_USE_LEGACY_KERAS=1"
@@ -727,14 +727,14 @@ def test_rosetta_note_follows_the_macos_version(macos, words):
     assert "1.2.0 have no x86_64 wheel (0.1.0 to 1.0.0 did)" in check.note
 
 
-def test_stack_rule_reads_the_shared_data_file(monkeypatch):
-    """No second copy of the stacks: mark the recommended stack 'warn' and the rule warns."""
-    data = mac_stacks.load()
-    stacks = [
-        dict(s, advice="warn") if s["id"] == data["recommended"] else s for s in data["stacks"]
+def test_recipe_rule_reads_the_shared_data_file(monkeypatch):
+    """No second copy of the recipes: mark the recommended recipe 'warn' and the rule warns."""
+    data = mac_recipes.load()
+    recipes = [
+        dict(s, advice="warn") if s["id"] == data["recommended"] else s for s in data["recipes"]
     ]
-    monkeypatch.setattr(mac_stacks, "load", lambda path=None: dict(data, stacks=stacks))
-    assert rules.check_stack(recommended_mac()).status is Status.WARN
+    monkeypatch.setattr(mac_recipes, "load", lambda path=None: dict(data, recipes=recipes))
+    assert rules.check_mac_recipe(recommended_mac()).status is Status.WARN
 
 
 def test_keras_3_is_never_offered_as_the_optimizer_cure():
@@ -750,13 +750,13 @@ MAC_PYTHONS = ("3.9.19", "3.10.14", "3.11.9", "3.12.4", "3.13.0")
 PINNED = re.compile(r'"([A-Za-z0-9_.-]+)==([^"]+)"')
 
 
-def _stack_macs(python: str) -> list[tuple[str, Facts]]:
-    """A Mac with each Set up stack whose wheels cover this Python, as the stack installs it."""
+def _recipe_macs(python: str) -> list[tuple[str, Facts]]:
+    """A Mac with each Set up recipe whose wheels cover this Python, as the recipe installs it."""
     macs = []
-    for stack in mac_stacks.load()["stacks"]:
-        if not mac_stacks.python_fits(stack, python):
+    for recipe in mac_recipes.load()["recipes"]:
+        if not mac_recipes.python_fits(recipe, python):
             continue
-        install = " ".join(stack["install"])
+        install = " ".join(recipe["install"])
         pins = dict(PINNED.findall(install))
         tf = pins.get("tensorflow") or ("2.16.2" if python < "3.13" else "2.20.0")
         packages = {"tensorflow": tf, "keras": "3.10.0"}
@@ -764,28 +764,28 @@ def _stack_macs(python: str) -> list[tuple[str, Facts]]:
         if "tf-keras" in pins:
             packages["tf-keras"] = pins["tf-keras"]
             env["TF_USE_LEGACY_KERAS"] = "1"
-        elif stack["match"]["keras"] == "keras2":
+        elif recipe["match"]["keras"] == "keras2":
             packages["keras"] = f"{tf.rsplit('.', 1)[0]}.0"
-        if stack["match"]["metal"]:
-            packages["tensorflow-metal"] = stack["match"]["metal"]
+        if recipe["match"]["metal"]:
+            packages["tensorflow-metal"] = recipe["match"]["metal"]
         tf_import = replace(MAC_TF, version=tf)
-        if not stack["match"]["metal"]:
+        if not recipe["match"]["metal"]:
             tf_import = replace(tf_import, devices=["CPU:0"])
         base = mac(python=python, packages=packages, env=env, tf=tf_import)
-        macs.append((stack["id"], base))
+        macs.append((recipe["id"], base))
         if "tf-keras" in pins:  # the flag forgotten
-            macs.append((f"{stack['id']}, flag unset", replace(base, env={})))
-        if stack["match"]["metal"] and minor_of(tf) == (2, 16):  # retracing Keras 3.5
+            macs.append((f"{recipe['id']}, flag unset", replace(base, env={})))
+        if recipe["match"]["metal"] and minor_of(tf) == (2, 16):  # retracing Keras 3.5
             keras35 = {k: v for k, v in packages.items() if k != "tf-keras"}
-            macs.append((f"{stack['id']}, keras 3.5", replace(base, env={},
+            macs.append((f"{recipe['id']}, keras 3.5", replace(base, env={},
                          packages=dict(keras35, keras="3.5.0"))))  # fmt: skip
-        if stack["match"]["metal"]:
-            macs.append((f"{stack['id']}, no gpu", replace(base, tf=replace(NO_GPU, version=tf))))
+        if recipe["match"]["metal"]:
+            macs.append((f"{recipe['id']}, no gpu", replace(base, tf=replace(NO_GPU, version=tf))))
             error = crashed(
                 1, error="NotFoundError: dlopen(libmetal_plugin.dylib): Symbol not found"
             )
-            macs.append((f"{stack['id']}, plugin fails", replace(base, tf=error)))
-            macs.append((f"{stack['id']}, macOS 12.0", replace(base, macos="12.0")))
+            macs.append((f"{recipe['id']}, plugin fails", replace(base, tf=error)))
+            macs.append((f"{recipe['id']}, macOS 12.0", replace(base, macos="12.0")))
             no_metal = {k: v for k, v in packages.items() if k != "tensorflow-metal"}
             macs.append((f"tf {tf} without metal", replace(base, packages=no_metal)))
     return macs
@@ -799,20 +799,20 @@ FAKED_MACS = [
     pytest.param(facts, id=f"python {python[:4]}: {name}")
     for python in MAC_PYTHONS
     for name, facts in [("no tensorflow", mac(python=python, packages={}, tf=NO_TF))]
-    + _stack_macs(python)
+    + _recipe_macs(python)
 ]
 
 
 def _installs_on(package: str, version: str, python: str, facts: Facts) -> bool:
-    """Whether pip can install package==version on this Mac's Python (data/mac_stacks.json)."""
+    """Whether pip can install package==version on this Mac's Python (data/mac_recipes.json)."""
     if package == "tensorflow-metal":
-        return mac_stacks.metal_installs(version, python)
+        return mac_recipes.metal_installs(version, python)
     if package == "tensorflow" and version in facts.packages.values():
         return True  # installed already, so its wheel exists here
-    stacks = [
-        s for s in mac_stacks.load()["stacks"] if f'"{package}=={version}"' in str(s["install"])
+    recipes = [
+        s for s in mac_recipes.load()["recipes"] if f'"{package}=={version}"' in str(s["install"])
     ]
-    return any(mac_stacks.python_fits(stack, python) for stack in stacks) or package == "keras"
+    return any(mac_recipes.python_fits(recipe, python) for recipe in recipes) or package == "keras"
 
 
 @pytest.mark.parametrize("facts", FAKED_MACS)
@@ -822,14 +822,14 @@ def test_every_fix_on_a_mac_installs_on_its_python(facts):
         fix = check.fix or ""
         for package, version in PINNED.findall(fix):
             assert _installs_on(package, version, facts.python, facts), (check.name, fix)
-        if re.search(r"pip install tensorflow\b(?!-)", fix):  # unpinned: the CPU-only stack
-            cpu = next(s for s in mac_stacks.load()["stacks"] if s["match"]["metal"] is None)
-            assert mac_stacks.python_fits(cpu, facts.python), (check.name, fix)
+        if re.search(r"pip install tensorflow\b(?!-)", fix):  # unpinned: the CPU-only recipe
+            cpu = next(s for s in mac_recipes.load()["recipes"] if s["match"]["metal"] is None)
+            assert mac_recipes.python_fits(cpu, facts.python), (check.name, fix)
 
 
 def test_the_metal_suggested_on_python_3_12_is_not_the_projects_own_pin():
     """The project pins tensorflow-metal 1.2.0 on 3.12 for its own measuring environment, a
-    pairing data/mac_stacks.json warns readers about: a reader with TensorFlow 2.16.2 and no
+    pairing data/mac_recipes.json warns readers about: a reader with TensorFlow 2.16.2 and no
     plugin is told that 1.1.0, the release for it, has no 3.12 wheel, and given the routes."""
     reader = mac_with("2.16.2", None, python="3.12.4", pins=replace(PINS, metal="1.2.0"))
     check = rules.check_metal(reader)
@@ -838,18 +838,18 @@ def test_the_metal_suggested_on_python_3_12_is_not_the_projects_own_pin():
 
 
 @pytest.mark.parametrize("python", ["3.12.4", "3.13.0"])
-def test_a_mac_the_recommended_stack_misses_gets_the_cpu_and_the_gpu_route(python):
+def test_a_mac_the_recommended_recipe_misses_gets_the_cpu_and_the_gpu_route(python):
     fix = rules.check_tensorflow(mac(python=python, packages={}, tf=NO_TF)).fix
     assert "tensorflow-metal" not in fix and "python -m pip install tensorflow" in fix
     assert "python3.11 -m venv" in fix
     warned = mac_with("2.19.0", "1.2.0", keras="3.9.2", python="3.12.4")
-    assert rules.check_stack(warned).fix.startswith(
+    assert rules.check_mac_recipe(warned).fix.startswith(
         "on Python 3.12: python -m pip uninstall -y tensorflow-metal;"
     )
 
 
-def test_python_3_9_on_a_mac_is_fine_for_the_recommended_stack():
-    """Every listed stack has 3.9 wheels; the project's own range is not the reader's, and
+def test_python_3_9_on_a_mac_is_fine_for_the_recommended_recipe():
+    """Every listed recipe has 3.9 wheels; the project's own range is not the reader's, and
     elsewhere it is said to be the project's, not TensorFlow's."""
     assert rules.check_python(recommended_mac(python="3.9.19")).status is Status.PASS
     outside = rules.check_python(linux(python="3.9.18"))
@@ -863,7 +863,7 @@ def test_linux_arm64_fix_installs_tensorflow_not_tensorflow_cpu():
     assert fix == 'python -m pip install "tensorflow==2.16.2" "keras==3.10.0"'
 
 
-def test_retracing_fix_on_a_mac_is_the_recommended_stack_not_keras_37():
+def test_retracing_fix_on_a_mac_is_the_recommended_recipe_not_keras_37():
     facts = mac_with("2.16.2", "1.2.0", keras="3.5.0")
     check = rules.check_retracing(facts)
     assert "keras>=3.7" not in check.fix and "tf-keras==2.16.0" in check.fix
@@ -873,7 +873,7 @@ def test_retracing_fix_on_a_mac_is_the_recommended_stack_not_keras_37():
 
 
 def test_tf_219_with_metal_120_and_keras_3_warns_with_the_reports():
-    check = rules.check_stack(mac_with("2.19.0", "1.2.0", keras="3.9.2"))
+    check = rules.check_mac_recipe(mac_with("2.19.0", "1.2.0", keras="3.9.2"))
     assert check.status is Status.WARN
     assert check.source == "https://github.com/keras-team/tf-keras/issues/140"
     assert "778640" in check.found
@@ -887,13 +887,13 @@ def test_import_keras_is_keras_3_even_when_tf_keras_is_tf_keras():
     keras = rules.check_keras(facts)
     assert keras.status is Status.PASS and "import tf_keras as keras" in keras.note
     assert "`import keras` still loads Keras 3.10.0" in keras.note
-    assert "import tf_keras as keras" in rules.check_stack(facts).note
+    assert "import tf_keras as keras" in rules.check_mac_recipe(facts).note
 
 
 def test_the_flag_forgotten_on_a_mac_is_fixed_by_setting_it():
     check = rules.check_keras(recommended_mac(env={}))
     assert check.status is Status.WARN and check.fix.startswith("export TF_USE_LEGACY_KERAS=1")
-    assert rules.check_stack(recommended_mac(env={})).status is Status.WARN
+    assert rules.check_mac_recipe(recommended_mac(env={})).status is Status.WARN
 
 
 # --- moving a Mac off tensorflow-macos: remove it first ---------------------------------------
@@ -902,7 +902,7 @@ PLUGIN_FAILS = crashed(1, error="NotFoundError: dlopen(libmetal_plugin.dylib): S
 
 
 def _mac_215(packages: dict[str, str]) -> Facts:
-    """A Mac on TensorFlow 2.15 whose plugin fails to load (its fix is the recommended stack)."""
+    """A Mac on TensorFlow 2.15 whose plugin fails to load (its fix is the recommended recipe)."""
     return mac(packages={"keras": "2.15.0", "tensorflow-metal": "1.1.0", **packages},
                tf=PLUGIN_FAILS)  # fmt: skip
 
@@ -917,7 +917,7 @@ def _mac_215(packages: dict[str, str]) -> Facts:
 def test_a_fix_to_tensorflow_216_removes_tensorflow_macos_first(packages):
     checks = {check.name: check for check in rules.run_all(_mac_215(packages))}
     fix = checks["tensorflow import"].fix
-    recommended = next(l for l in mac_stacks.recommended()["install"] if " pip " in l)  # noqa: E741
+    recommended = next(l for l in mac_recipes.recommended()["install"] if " pip " in l)  # noqa: E741
     assert fix.startswith(
         f"python -m pip uninstall -y tensorflow-macos tensorflow && {recommended}"
     )
@@ -938,7 +938,7 @@ def test_a_fix_from_tensorflow_without_tensorflow_macos_removes_nothing(packages
 
 def test_a_fix_that_already_uninstalls_every_tensorflow_does_not_repeat_it():
     """Different versions of tensorflow and tensorflow-macos: the tensorflow check's fix
-    uninstalls both, then installs the stack once."""
+    uninstalls both, then installs the recipe once."""
     facts = mac(packages={"tensorflow": "2.16.2", "tensorflow-macos": "2.15.0", "keras": "3.10.0",
                           "tensorflow-metal": "1.1.0"})  # fmt: skip
     check = next(c for c in rules.run_all(facts) if c.name == "tensorflow")
@@ -961,9 +961,9 @@ def test_tf_keras_beside_tensorflow_cpu_is_installed_without_its_tensorflow(arch
 
 # --- TensorFlow 2.15 reads TF_USE_LEGACY_KERAS (mac-advice M3) --------------------------------
 
-# The Set up page's TensorFlow 2.15 stack as pip lists it: the thin tensorflow wheel, the
+# The Set up page's TensorFlow 2.15 recipe as pip lists it: the thin tensorflow wheel, the
 # tensorflow-macos it pulls in, the Keras 2.15 that requires, and the plugin.
-STACK_215 = {"tensorflow": "2.15.0", "tensorflow-macos": "2.15.0", "keras": "2.15.0",
+RECIPE_215 = {"tensorflow": "2.15.0", "tensorflow-macos": "2.15.0", "keras": "2.15.0",
              "tensorflow-metal": "1.1.0"}  # fmt: skip
 KERAS_CANNOT = "ImportError: Keras cannot be imported. Check that it is installed."
 
@@ -972,7 +972,7 @@ def test_tf_215_with_the_flag_and_no_tf_keras_is_not_sent_to_keras_3():
     """TensorFlow 2.15.0 routes tf.keras to tf_keras under the flag, as 2.16 does: the fix
     unsets the flag (tf.keras is then the Keras 2.15 it requires) or installs tf-keras 2.15;
     installing Keras 3 beside tensorflow-macos 2.15 would fix neither."""
-    facts = mac(packages=STACK_215, env={"TF_USE_LEGACY_KERAS": "1"},
+    facts = mac(packages=RECIPE_215, env={"TF_USE_LEGACY_KERAS": "1"},
                 tf=replace(MAC_TF, version="2.15.0", keras_error=KERAS_CANNOT))  # fmt: skip
     check = rules.check_keras(facts)
     assert check.status is Status.FAIL and "tf-keras is not installed" in check.found
@@ -982,7 +982,7 @@ def test_tf_215_with_the_flag_and_no_tf_keras_is_not_sent_to_keras_3():
 
 
 def test_tf_215_with_the_flag_and_tf_keras_names_tf_keras_as_tf_keras():
-    packages = {**STACK_215, "tf-keras": "2.15.1"}
+    packages = {**RECIPE_215, "tf-keras": "2.15.1"}
     facts = mac(packages=packages, env={"TF_USE_LEGACY_KERAS": "1"},
                 tf=replace(MAC_TF, version="2.15.0"))  # fmt: skip
     check = rules.check_keras(facts)
@@ -990,7 +990,7 @@ def test_tf_215_with_the_flag_and_tf_keras_names_tf_keras_as_tf_keras():
 
 
 def test_a_missing_keras_before_216_is_the_keras_2_of_that_minor():
-    packages = {k: v for k, v in STACK_215.items() if k != "keras"}
+    packages = {k: v for k, v in RECIPE_215.items() if k != "keras"}
     facts = mac(packages=packages, tf=replace(MAC_TF, version="2.15.0", keras_error=KERAS_CANNOT))
     assert rules.check_keras(facts).fix == 'python -m pip install "keras~=2.15.0"'
 

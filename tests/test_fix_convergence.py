@@ -1,4 +1,4 @@
-"""Every fix the doctor and the symptom entries print leaves its reader on a working stack,
+"""Every fix the doctor and the symptom entries print leaves its reader on a working recipe,
 offline, from the commands record (scripts/fix_convergence.py): pip's resolution of the fix on
 the reader's environment becomes the doctor's facts, and the check that gave the fix no longer
 FAILs or WARNs for the same reason, and no other check newly FAILs.
@@ -24,7 +24,7 @@ FIXTURES = Path(__file__).parent / "fixtures"
 # pip's resolution of the fixes as they were at 3f6969e, for the readers and faked machines
 # that get them (written by scripts.installs.record.resolve_offer; see the file's "about").
 OLD_FIXES = FIXTURES / "commands_record_old_fixes.json"
-# The symptom entries' fix code at 3f6969e: the recommended stack alone, given to readers on
+# The symptom entries' fix code at 3f6969e: the recommended recipe alone, given to readers on
 # tensorflow-macos (M2), on Python 3.12 (I5) and on Python 3.12 and 3.13 (I2).
 OLD_FIX_CODE = {
     name: "{recommended}"
@@ -94,7 +94,7 @@ def test_m2_put_back_is_caught():
 
 
 def test_i5_put_back_is_caught():
-    """The recommended stack alone, to a reader of tensorflow-metal 1.2.0 on Python 3.12:
+    """The recommended recipe alone, to a reader of tensorflow-metal 1.2.0 on Python 3.12:
     pip refuses it (tensorflow-metal 1.1.0 has no wheel there), so nothing converges."""
     found = _caught("keras-3-7-learns-when-it-should-not")
     assert len(found) == 1 and "Python 3.12" in found[0]
@@ -102,7 +102,7 @@ def test_i5_put_back_is_caught():
 
 
 def test_i2_put_back_is_caught():
-    """The recommended stack alone, to the mutex reports' readers on Python 3.12 and 3.13."""
+    """The recommended recipe alone, to the mutex reports' readers on Python 3.12 and 3.13."""
     found = _caught("mutex-lock-failed-invalid-argument", "mutex-raw-lock-blocking")
     assert len(found) == 4 and all("no route converges" in p for p in found)
 
@@ -129,7 +129,7 @@ def test_a_fix_that_leaves_its_warning_for_the_same_reason_does_not_converge():
     """A route judged on a made-up record entry that changes nothing the check reads."""
     machine = next(m for m in fix_matrix.machines() if m.label.endswith(
         "tf216-keras3-metal110: as installed") and "3.11" in m.label)  # fmt: skip
-    check = next(c for c in fix_matrix.fixes(machine) if c.name == "mac stack")
+    check = next(c for c in fix_matrix.fixes(machine) if c.name == "mac recipe")
     route = fix_routes.Route('python -m pip install "six"')
     case = fix_convergence.Case("made up", check.name, machine.platform, machine.facts, [route])
     onto = record.onto_of(machine.facts.packages)
@@ -137,7 +137,7 @@ def test_a_fix_that_leaves_its_warning_for_the_same_reason_does_not_converge():
              "onto": list(onto), "resolved": dict(machine.facts.packages), "error": None}  # fmt: skip
     outcome = fix_convergence.judge(case, fix_convergence._index({"entries": [entry]}))
     assert not outcome.converges
-    assert "mac stack still WARNs for the same reason" in outcome.failed[0]
+    assert "mac recipe still WARNs for the same reason" in outcome.failed[0]
     assert check.status is Status.WARN
 
 
@@ -146,7 +146,7 @@ def test_a_fix_that_leaves_its_warning_for_the_same_reason_does_not_converge():
 
 def test_routes_of_a_doctor_fix():
     fix = (
-        "the recommended stack: python -m pip uninstall -y tensorflow-macos tensorflow && "
+        "the recommended recipe: python -m pip uninstall -y tensorflow-macos tensorflow && "
         'python -m pip install "tensorflow==2.16.2" && export TF_USE_LEGACY_KERAS=1 (why); '
         'or, to keep TensorFlow 2.19: python -m pip install "tensorflow-metal==1.2.0"'
     )

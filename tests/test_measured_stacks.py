@@ -37,7 +37,7 @@ def test_the_legacy_keras_variable_is_set_or_removed_as_the_stack_needs():
         measured_stacks.by_id("tf216-keras3"),
         measured_stacks.by_id("tf216-tf-keras"),
     )
-    shell = {"TF_USE_LEGACY_KERAS": "1", "HOME": "/h"}  # a shell that activated the Mac stack
+    shell = {"TF_USE_LEGACY_KERAS": "1", "HOME": "/h"}  # a shell that activated the Mac recipe
     assert "TF_USE_LEGACY_KERAS" not in keras3.environ(shell)
     assert tf_keras.environ({"HOME": "/h"})["TF_USE_LEGACY_KERAS"] == "1"
 
@@ -82,8 +82,11 @@ def test_the_probe_records_what_the_environment_loads_and_refuses_another_stack(
 def test_a_stack_environment_is_built_from_its_lock_once(tmp_path):
     (tmp_path / "locks").mkdir()
     (tmp_path / "locks" / "s.txt").write_text("keras==3.15.1 --hash=sha256:00\n")
-    stack = measured_stacks.Stack("s", "t", "w", "2.21.0", "keras", "3.15.1", False, ".venv-s",
-                                  "m", lock="locks/s.txt")  # fmt: skip
+    stack = measured_stacks.Stack(
+        id="s", title="t", tensorflow="2.21.0", keras_package="keras", keras="3.15.1",
+        mac_measured=False, why="w", legacy_keras=False, environment=".venv-s", mac="m",
+        lock="locks/s.txt",
+    )  # fmt: skip
     commands = []
 
     def run(command):

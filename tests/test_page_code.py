@@ -2,7 +2,7 @@
 for, not only on the first measured stack, where pytest-codeblocks runs every page's blocks.
 
 Set up's checks, Versions' and "Are the GPU's results right?"'s blocks run on tf216-tf-keras
-(TF_USE_LEGACY_KERAS=1, the Keras of the stack Set up recommends), and Set up's also on
+(TF_USE_LEGACY_KERAS=1, the Keras of the recipe Set up recommends), and Set up's also on
 tf221-keras3 (what `pip install tensorflow` gives). Each block runs as a program in the
 stack's environment. What needs a Mac is faked at one point: a block marked for a Mac (its
 `skipif(sys.platform != "darwin")`) sees `tf.config.list_physical_devices` list a GPU. Its

@@ -12,6 +12,7 @@ import re
 
 import markdown
 import pytest
+import yaml
 
 from scripts.rendering import chip_view, reference_figures, results_page
 
@@ -39,7 +40,7 @@ def test_every_source_states_hardware_software_date_link_values_and_pages(source
             assert source.get(key), f"{source.get('id')}: no {key}"
         assert source["url"].startswith("https://"), source["id"]
         for row in source["rows"]:
-            for key in reference_figures.ROW_KEYS:
+            for key in ("hardware", "workload", "batch", "value", "unit"):
                 assert str(row.get(key, "")).strip(), f"{source['id']}: a row has no {key}"
             assert row.get("link", "https://").startswith("https://"), source["id"]
 
@@ -132,10 +133,10 @@ def test_strings_are_escaped_and_links_must_be_https(sources):
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda s: s.pop("software"), "missing software"),
+        (lambda s: s.pop("software"), r"sources\[0\] \(\S+\): missing field\(s\) software"),
         (lambda s: s.update(pages=["not-a-page"]), "unknown pages"),
-        (lambda s: s.update(date="Nov 2020"), "date"),
-        (lambda s: s["rows"][0].pop("value"), "missing value"),
+        (lambda s: s.update(date="Nov 2020"), "date: 'Nov 2020' does not match .*YYYY-MM-DD"),
+        (lambda s: s["rows"][0].pop("value"), r"rows\[0\]: missing field\(s\) value"),
         (lambda s: s["rows"][0].update(pages=["rosetta"]), "among the source's pages"),
     ],
 )
@@ -161,10 +162,13 @@ def test_every_file_a_source_was_also_read_in_is_linked_where_its_figures_show(s
 @pytest.mark.parametrize(
     ("also_read", "message"),
     [
-        ({"file": "a.md", "url": "https://x.org/a.md", "for": "x"}, "must be a list"),
-        ([{"file": "a.md", "url": "https://x.org/a.md"}], "exactly file, url, for"),
+        ({"file": "a.md", "url": "https://x.org/a.md", "for": "x"}, "also_read: expected a list"),
+        (
+            [{"file": "a.md", "url": "https://x.org/a.md"}],
+            r"also_read\[0\]: missing field\(s\) for",
+        ),
         ([{"file": "a.md", "url": "javascript:alert(1)", "for": "x"}], "https"),
-        ([{"file": " ", "url": "https://x.org/a.md", "for": "x"}], "must be text"),
+        ([{"file": " ", "url": "https://x.org/a.md", "for": "x"}], "file: .* not blank"),
     ],
 )
 def test_a_bad_also_read_is_named(sources, also_read, message):
@@ -180,3 +184,21 @@ def test_the_results_page_lists_every_source_with_its_pages(sources):
         assert f"]({source['url']})" in section, source["id"]
         for page in source["pages"]:
             assert f"({page}.md)" in section
+
+
+def test_a_hostile_file_is_refused_naming_the_file_source_and_field(sources, tmp_path):
+    """load reads through data/reference_results.schema.json: a row whose value is a list and a
+    source with a field the format does not have are refused, each by file, source and field."""
+    hostile = copy.deepcopy(sources[:2])
+    hostile[0]["rows"][0]["value"] = [1, 2]
+    hostile[1]["script"] = "<script>alert(1)</script>"
+    path = tmp_path / "reference_results.yml"
+    path.write_text(yaml.safe_dump({"sources": hostile}), encoding="utf-8")
+    with pytest.raises(reference_figures.ReferenceDataError) as refused:
+        reference_figures.load(path)
+    said = str(refused.value)
+    assert said.startswith("reference_results.yml: ")
+    assert (
+        f"sources[0] ({hostile[0]['id']}).rows[0].value: expected a finite number or text" in said
+    )
+    assert f"sources[1] ({hostile[1]['id']}): unknown field(s) 'script'" in said

@@ -11,7 +11,7 @@ import pytest
 from scripts.core import plain_text, software_stack
 from scripts.core import store as results
 from scripts.findings import calibration as held_back
-from scripts.rendering import calibration
+from scripts.rendering import calibration_page
 from scripts.results import add_sessions
 
 
@@ -109,14 +109,14 @@ def test_a_variant_the_latest_version_dropped_leaves_the_view_but_not_its_sessio
 
 def test_the_calibration_page_shows_what_the_findings_count(committed_files):
     views = [plain_text.escaped_results(v) for v in results.stack_views(committed_files)]
-    page = calibration.table(views)
+    page = calibration_page.table(views)
     found = held_back.calibrate(views)
     for scheme in held_back.SCHEMES:
         coverage = found.coverage(scheme)
         if coverage.compared:
-            assert f"| {calibration.percent(coverage.inside, coverage.compared)} |" in page
+            assert f"| {calibration_page.percent(coverage.inside, coverage.compared)} |" in page
             row = next(
-                line for line in page.splitlines() if calibration.SCHEME_WORDS[scheme] in line
+                line for line in page.splitlines() if calibration_page.SCHEME_WORDS[scheme] in line
             )
             assert row.endswith("| met |") == coverage.meets_target
     for view in found.views:

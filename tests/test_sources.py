@@ -312,18 +312,18 @@ def test_a_definition_gives_the_link_the_quote_and_date_as_its_title():
 def test_the_quote_for_the_page_is_chosen_over_another_files():
     entry = changed(
         supports=[
-            {"where": "data/mac_stacks.json", "statement": "s", "quote": "from the stacks"},
+            {"where": "data/mac_recipes.json", "statement": "s", "quote": "from the stacks"},
             {"where": "docs/versions.md", "statement": "s", "quote": "from versions"},
         ]
     )
     assert "from versions" in sources.tooltip(entry, ["docs/versions.md"])
-    assert "from the stacks" in sources.tooltip(entry, ["docs/setup.md", "data/mac_stacks.json"])
+    assert "from the stacks" in sources.tooltip(entry, ["docs/setup.md", "data/mac_recipes.json"])
     assert "from the stacks" in sources.tooltip(entry, ["docs/index.md"])  # the first
 
 
 def test_a_page_including_a_fragment_draws_on_its_data_file():
     page = '--8<-- "docs/_generated/setup/recommendation.md"\n--8<-- "docs/_generated/claims/memory.md"\n'
-    assert sources.data_files_of(page, ROOT) == ["data/mac_stacks.json", "data/claims/memory.yml"]
+    assert sources.data_files_of(page, ROOT) == ["data/mac_recipes.json", "data/claims/memory.yml"]
 
 
 def test_an_unknown_id_stops_the_build():

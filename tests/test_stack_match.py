@@ -4,11 +4,12 @@ the nearest measured one; and the JSON the doctor's archive reads says what the 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
-from scripts.core import measured_stacks, stack_match
+from scripts.core import data_formats, measured_stacks, stack_match
 
 
 def test_the_json_the_archive_reads_is_written_from_the_yaml():
@@ -19,6 +20,23 @@ def test_the_json_the_archive_reads_is_written_from_the_yaml():
         "run `python -m scripts.core.measured_stacks`"
     )
     assert [s.id for s in stack_match.load()] == [s.id for s in measured_stacks.load()]
+
+
+def test_one_definition_of_a_stack_and_both_files_hold_its_fields():
+    """measured_stacks.Stack is stack_match.MeasuredStack plus its environment: each field is
+    defined once, the doctor's copy of every stack equals the YAML's, and each file's schema
+    lists exactly the fields its loader builds from."""
+    assert issubclass(measured_stacks.Stack, stack_match.MeasuredStack)
+    portable = [f.name for f in dataclasses.fields(stack_match.MeasuredStack)]
+    full = [f.name for f in dataclasses.fields(measured_stacks.Stack)]
+    assert full[: len(portable)] == portable and len(set(full)) == len(full)
+    for source in measured_stacks.load():
+        mirrored = stack_match.MeasuredStack(**{name: getattr(source, name) for name in portable})
+        assert mirrored in stack_match.load(), source.id
+    for schema, names in [("measured_stacks_portable", portable), ("measured_stacks", full)]:
+        found = json.loads(data_formats.schema_path(schema).read_text(encoding="utf-8"))
+        items = found.get("items") or found["properties"]["stacks"]["items"]
+        assert sorted(items["properties"]) == sorted(names), schema
 
 
 @pytest.mark.parametrize(

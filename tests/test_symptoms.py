@@ -10,6 +10,7 @@ import re
 import pytest
 import yaml
 
+from scripts.core import data_formats
 from scripts.core.catalog import ROOT
 from scripts.doctor import rules
 from scripts.rendering import symptoms
@@ -163,21 +164,27 @@ def test_top_list_links_only_to_top_entries():
 @pytest.mark.parametrize(
     "change, message",
     [
-        (lambda e: e.pop("cause"), "missing field 'cause'"),
-        (lambda e: e.update(era="2019"), "era must be one of"),
+        (lambda e: e.pop("cause"), "missing field(s) cause"),
+        (lambda e: e.update(era="2019"), "era: expected one of 'ML Compute fork'"),
         (lambda e: e.update(group="nowhere"), "group must be one of"),
         (lambda e: e.update(guide="versions.md#no-such-section"), "has no heading"),
         (lambda e: e.update(guide="no-such-page.md#x"), "does not exist"),
-        (lambda e: e.update(guide="versions.md"), "must name a section"),
-        (lambda e: e.update(sources=[{"title": "t", "url": "http://example.org"}]), "https"),
-        (lambda e: e.update(id="Not A Slug"), "lower-case slug"),
-        (lambda e: e.update(verbatim="yes"), "true or false"),
-        (lambda e: e.update(also_seen=[{"when": "w"}]), "needs 'when' and 'text'"),
+        (lambda e: e.update(guide="versions.md"), "guide: 'versions.md' does not match"),
+        (
+            lambda e: e.update(sources=[{"title": "t", "url": "http://example.org"}]),
+            "one https address",
+        ),
+        (lambda e: e.update(id="Not A Slug"), "id: 'Not A Slug' does not match"),
+        (lambda e: e.update(verbatim="yes"), "verbatim: expected true or false"),
+        (lambda e: e.update(also_seen=[{"when": "w"}]), "also_seen[0]: missing field(s) text"),
         (
             lambda e: e.update(verbatim=False, also_seen=[{"when": "w", "text": "t"}]),
             "verbatim: true",
         ),
-        (lambda e: e.update(search_text="No matching"), "at least 20 characters"),
+        (
+            lambda e: e.update(search_text="No matching"),
+            "search_text: expected at least 20 characters",
+        ),
         (lambda e: e.update(search_text="No matching distribution for it"), "copied from one line"),
         (
             lambda e: e.update(verbatim=False, what_you_see="x", search_text="x" * 30),
@@ -191,7 +198,7 @@ def test_check_names_the_entry_and_the_field(change, message):
     with pytest.raises(symptoms.SymptomsError) as raised:
         symptoms.check(data, "symptoms.yml")
     assert message in str(raised.value)
-    assert "symptoms[0]" in str(raised.value)
+    assert "symptoms.yml" in str(raised.value) and "symptoms[0]" in str(raised.value)
 
 
 def test_a_repeated_id_is_refused():
@@ -204,3 +211,25 @@ def test_a_repeated_id_is_refused():
 def test_the_data_file_is_plain_yaml_with_two_lists():
     raw = yaml.safe_load((ROOT / "data" / "symptoms.yml").read_text(encoding="utf-8"))
     assert set(raw) == {"groups", "symptoms"}
+
+
+def test_a_hostile_file_is_refused_naming_the_file_and_field(tmp_path):
+    """The loader reads through data/symptoms.schema.json: a file whose entry flags itself
+    top with text, and whose group has no title, is refused before anything renders it."""
+    data = copy.deepcopy(DATA)
+    data["symptoms"][2]["top"] = "yes"
+    del data["groups"][0]["title"]
+    hostile = tmp_path / "symptoms.yml"
+    hostile.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(symptoms.SymptomsError) as raised:
+        symptoms.load.__wrapped__(hostile)
+    said = str(raised.value)
+    assert said.startswith("symptoms.yml: ")
+    assert "groups[0]: missing field(s) title" in said
+    assert "symptoms[2].top: expected true or false, got 'yes'" in said
+
+
+def test_the_pages_eras_are_the_schemas():
+    schema = json.loads(data_formats.schema_path("symptoms").read_text(encoding="utf-8"))
+    allowed = schema["properties"]["symptoms"]["items"]["properties"]["era"]["enum"]
+    assert sorted(allowed) == sorted(symptoms.ERAS)

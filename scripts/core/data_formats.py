@@ -7,7 +7,7 @@ cannot say (one field against another, one file against another). A test lists e
 data/ and fails on one that FORMATS does not name or whose schema is missing.
 
 Not for tf-doctor.pyz: it imports jsonschema. The stdlib modules the archive ships
-(compatibility, mac_stacks, stack_match) read files that a test holds to their schema here.
+(compatibility, mac_recipes, stack_match) read files that a test holds to their schema here.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ FORMATS = {
     "data/commands_record.json": "commands_record",
     "data/compatibility.json": "compatibility",
     "data/machine_names.yml": "machine_names",
-    "data/mac_stacks.json": "mac_stacks",
+    "data/mac_recipes.json": "mac_recipes",
     "data/measured_stacks.yml": "measured_stacks",
     "data/measured_stacks.json": "measured_stacks_portable",
     "data/reference_results.yml": "reference_results",
@@ -74,49 +74,70 @@ def where(path) -> str:
     return text or "the top level"
 
 
+def _required(error: jsonschema.ValidationError) -> str:
+    missing = [k for k in error.validator_value if k not in error.instance]
+    return f"missing field(s) {', '.join(missing)}"
+
+
+def _unknown(error: jsonschema.ValidationError) -> str:
+    known = error.schema.get("properties", {})
+    unknown = sorted(str(k)[:40] for k in error.instance if k not in known)
+    return f"unknown field(s) {', '.join(map(repr, unknown))}; expected only {', '.join(known)}"
+
+
+def _type(error: jsonschema.ValidationError) -> str:
+    value, wanted = error.instance, error.validator_value
+    wanted = [wanted] if isinstance(wanted, str) else wanted
+    names = " or ".join(WORDS.get(w, w) for w in wanted if w != "null")
+    shown = type(value).__name__ if isinstance(value, (dict, list)) else repr(value)[:60]
+    return f"expected {names}{' or null' if 'null' in wanted else ''}, got {shown}"
+
+
+def _pattern(error: jsonschema.ValidationError) -> str:
+    meaning = error.schema.get("description")
+    said = f"{str(error.instance)[:40]!r} does not match {error.validator_value}"
+    return f"{said}: {meaning}" if meaning else said
+
+
+def _min_length(error: jsonschema.ValidationError) -> str:
+    least = error.validator_value
+    return "expected non-empty text" if least == 1 else f"expected at least {least} characters"
+
+
+def _exclusive_minimum(error: jsonschema.ValidationError) -> str:
+    bound = error.validator_value
+    wanted = "a positive number" if bound == 0 else f"more than {bound}"
+    return f"expected {wanted}, got {error.instance!r}"
+
+
+def _one_of(error: jsonschema.ValidationError) -> str:
+    allowed = error.validator_value if error.validator == "enum" else [error.validator_value]
+    return f"expected one of {', '.join(map(repr, allowed))}, got {str(error.instance)[:40]!r}"
+
+
+# What each kind of schema error says, in words: what was expected and what was found.
+MESSAGES = {
+    "required": _required,
+    "additionalProperties": _unknown,
+    "type": _type,
+    "pattern": _pattern,
+    "maxLength": lambda e: f"longer than {e.validator_value} characters",
+    "minLength": _min_length,
+    "maxItems": lambda e: f"more than {e.validator_value} items",
+    "minItems": lambda e: f"expected at least {e.validator_value} item(s), got {len(e.instance)}",
+    "exclusiveMinimum": _exclusive_minimum,
+    "minimum": lambda e: f"expected a whole number >= {e.validator_value}, got {e.instance!r}",
+    "maximum": lambda e: f"expected at most {e.validator_value}, got {e.instance!r}",
+    "uniqueItems": lambda e: "expected no item twice",
+    "enum": _one_of,
+    "const": _one_of,
+}
+
+
 def schema_message(error: jsonschema.ValidationError) -> str:
     """One schema error in words: what was expected and what was found."""
-    value, kind = error.instance, error.validator
-    if kind == "required":
-        missing = [k for k in error.validator_value if k not in value]
-        return f"missing field(s) {', '.join(missing)}"
-    if kind == "additionalProperties":
-        unknown = sorted(str(k)[:40] for k in value if k not in error.schema.get("properties", {}))
-        known = ", ".join(error.schema.get("properties", {}))
-        return f"unknown field(s) {', '.join(map(repr, unknown))}; expected only {known}"
-    if kind == "type":
-        wanted = error.validator_value
-        wanted = [wanted] if isinstance(wanted, str) else wanted
-        names = " or ".join(WORDS.get(w, w) for w in wanted if w != "null")
-        shown = type(value).__name__ if isinstance(value, (dict, list)) else repr(value)[:60]
-        return f"expected {names}{' or null' if 'null' in wanted else ''}, got {shown}"
-    if kind == "pattern":
-        meaning = error.schema.get("description")
-        return f"{str(value)[:40]!r} does not match {error.validator_value}" + (
-            f": {meaning}" if meaning else ""
-        )
-    if kind == "maxLength":
-        return f"longer than {error.validator_value} characters"
-    if kind == "minLength":
-        return "expected non-empty text" if error.validator_value == 1 else error.message[:200]
-    if kind == "maxItems":
-        return f"more than {error.validator_value} items"
-    if kind == "minItems":
-        return f"expected at least {error.validator_value} item(s), got {len(value)}"
-    if kind == "exclusiveMinimum":
-        bound = error.validator_value
-        wanted = "a positive number" if bound == 0 else f"more than {bound}"
-        return f"expected {wanted}, got {value!r}"
-    if kind == "minimum":
-        return f"expected a whole number >= {error.validator_value}, got {value!r}"
-    if kind == "maximum":
-        return f"expected at most {error.validator_value}, got {value!r}"
-    if kind == "uniqueItems":
-        return "expected no item twice"
-    if kind in ("enum", "const"):
-        allowed = error.validator_value if kind == "enum" else [error.validator_value]
-        return f"expected one of {', '.join(map(repr, allowed))}, got {str(value)[:40]!r}"
-    return error.message[:200]
+    said = MESSAGES.get(str(error.validator))
+    return said(error) if said else error.message[:200]
 
 
 def problems(data: object, name: str) -> list[str]:

@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from scripts.core import data_formats, json_files, project_files
+from scripts.core import data_formats, json_files, project_files, stack_match
 
 STACKS_FILE = project_files.ROOT / "data" / "measured_stacks.yml"
 DEFAULT = "tf216-keras3"  # the stack `make measure` measures when STACK is not given
@@ -26,25 +26,22 @@ class StackError(ValueError):
 
 
 @dataclass(frozen=True)
-class Stack:
-    id: str
-    title: str
+class Stack(stack_match.MeasuredStack):
+    """A measured stack with what building and running its environment needs; the fields the
+    doctor and tune read are MeasuredStack's (scripts/core/stack_match.py), defined once."""
+
     why: str
-    tensorflow: str
-    keras_package: str
-    keras: str
     legacy_keras: bool
     environment: str  # a virtual environment's directory, relative to the repository
     mac: str  # what the stack is on a Mac, in a line
     lock: str | None = None  # its own lock file, where it has its own environment
-    mac_measured: bool = False  # whether a Mac has measured its snippets (results/)
 
     def interpreter(self, root: Path = project_files.ROOT) -> Path:
         return root / self.environment / "bin" / "python"
 
     def environ(self, base: dict[str, str] | None = None) -> dict[str, str]:
         """base (os.environ by default) with TF_USE_LEGACY_KERAS set as the stack needs: '1'
-        for tf-keras, removed otherwise (a shell that activated the Mac stack keeps it set)."""
+        for tf-keras, removed otherwise (a shell that activated the Mac recipe keeps it set)."""
         env = dict(os.environ if base is None else base)
         if self.legacy_keras:
             env[LEGACY_KERAS] = "1"
@@ -92,16 +89,16 @@ def by_id(stack_id: str, path: Path = STACKS_FILE) -> Stack:
 # --- data/measured_stacks.json: what the doctor and tune read (scripts/core/stack_match.py) ---
 
 PORTABLE_FILE = STACKS_FILE.with_suffix(".json")
-PORTABLE_FIELDS = ("id", "title", "tensorflow", "keras_package", "keras", "mac_measured")
 
 
 def portable(stacks: list[Stack]) -> dict:
-    """The stacks as tf-doctor.pyz reads them: JSON, since the archive has no yaml."""
+    """The stacks as tf-doctor.pyz reads them (MeasuredStack's fields): JSON, since the archive
+    has no yaml."""
     return {
         "about": f"Written from data/{STACKS_FILE.name} by `python -m "
         "scripts.core.measured_stacks`; edit the yml and run it again. Read by "
         "scripts/core/stack_match.py.",
-        "stacks": [{field: getattr(s, field) for field in PORTABLE_FIELDS} for s in stacks],
+        "stacks": [{field: getattr(s, field) for field in stack_match.FIELDS} for s in stacks],
     }
 
 

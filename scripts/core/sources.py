@@ -58,7 +58,7 @@ GENERATED = "docs/_generated/"
 # claims/<page>.md and the table of all claims.
 DATA_FRAGMENTS = {
     "data/symptoms.yml": ("symptoms/",),
-    "data/mac_stacks.json": ("setup/",),
+    "data/mac_recipes.json": ("setup/",),
     "data/compatibility.json": ("versions/compatibility.md",),
     "data/reference_results.yml": ("reported/", "results/reported.md"),
 }
@@ -125,14 +125,26 @@ def problems(data, root: Path | None = None) -> list[str]:
         return ["the ledger must be a mapping with a `sources:` list"]
     data = with_dates_as_text(data)
     found = [named(problem, data) for problem in data_formats.problems(data, "sources")]
-    ids: dict[str, int] = {}
+    entries = [entry for entry in data["sources"] if isinstance(entry, dict)]
     urls: dict[str, str] = {}
-    for index, entry in enumerate(e for e in data["sources"] if isinstance(e, dict)):
+    found += _listed_once(entries, urls)
+    for entry in entries:
+        found += _calendar_problems(entry)
+        if root is not None:
+            found += _where_problems(entry, root)
+    for index, item in enumerate(data.get("not_sources") or []):
+        if isinstance(item, dict) and item.get("url") in urls:
+            found.append(
+                f"not_sources[{index}]: {item['url']} is also the url of source {urls[item['url']]}"
+            )
+    return found
+
+
+def _listed_once(entries: list[dict], urls: dict[str, str]) -> list[str]:
+    """Ids and addresses listed twice; fills urls with {address: the source's id}."""
+    found, ids = [], {}
+    for index, entry in enumerate(entries):
         name, url = entry.get("id"), entry.get("url")
-        for key in ("published", "read"):
-            problem = isinstance(entry.get(key), str) and calendar_problem(entry[key])
-            if problem:
-                found.append(f"source {name}: `{key}` {problem}")
         if isinstance(name, str):
             if name in ids:
                 found.append(f"source {name}: id defined twice (entries {ids[name]} and {index})")
@@ -141,26 +153,29 @@ def problems(data, root: Path | None = None) -> list[str]:
             if url in urls:
                 found.append(f"source {name}: url {url} is already the url of {urls[url]}")
             urls.setdefault(url, str(name))
-        for number, item in enumerate(entry.get("supports") or [], 1):
-            where = item.get("where") if isinstance(item, dict) else None
-            if (
-                isinstance(where, str)
-                and where.strip()
-                and root is not None
-                and (
-                    where.startswith("/")
-                    or ".." in Path(where).parts
-                    or not (root / where).is_file()
-                )
-            ):
-                found.append(
-                    f"source {name}: supports item {number}: `where` {where!r} is not a file of "
-                    "this repository"
-                )
-    for index, item in enumerate(data.get("not_sources") or []):
-        if isinstance(item, dict) and item.get("url") in urls:
+    return found
+
+
+def _calendar_problems(entry: dict) -> list[str]:
+    found = []
+    for key in ("published", "read"):
+        problem = isinstance(entry.get(key), str) and calendar_problem(entry[key])
+        if problem:
+            found.append(f"source {entry.get('id')}: `{key}` {problem}")
+    return found
+
+
+def _where_problems(entry: dict, root: Path) -> list[str]:
+    """Each `where` of the entry's supports that is no file of the repository at root."""
+    found = []
+    for number, item in enumerate(entry.get("supports") or [], 1):
+        where = item.get("where") if isinstance(item, dict) else None
+        if not isinstance(where, str) or not where.strip():
+            continue
+        if where.startswith("/") or ".." in Path(where).parts or not (root / where).is_file():
             found.append(
-                f"not_sources[{index}]: {item['url']} is also the url of source {urls[item['url']]}"
+                f"source {entry.get('id')}: supports item {number}: `where` {where!r} is not a "
+                "file of this repository"
             )
     return found
 

@@ -12,7 +12,7 @@ so it reads data/measured_stacks.json, written from data/measured_stacks.yml by
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 
@@ -21,7 +21,6 @@ from scripts.core.compatibility import minor
 
 DATA = project_files.ROOT / "data" / "measured_stacks.json"
 RESULTS_PAGE = "docs/results.md"
-FIELDS = ("id", "title", "tensorflow", "keras_package", "keras")
 KERAS_PACKAGES = {"keras": "keras", "tf-keras": "tf-keras", "tf_keras": "tf-keras"}
 
 
@@ -31,12 +30,15 @@ class StackDataError(ValueError):
 
 @dataclass(frozen=True)
 class MeasuredStack:
+    """A measured stack as the doctor and tune know it: the one definition of these fields.
+    measured_stacks.Stack adds what building and running its environment needs."""
+
     id: str
     title: str
     tensorflow: str
     keras_package: str
     keras: str
-    mac_measured: bool = False  # whether a Mac has measured it; else its verdicts are Linux CPUs'
+    mac_measured: bool  # whether a Mac has measured it; else its verdicts are Linux CPUs'
 
     @property
     def link(self) -> str:
@@ -77,9 +79,14 @@ class Match:
         }
 
 
+FIELDS = tuple(f.name for f in fields(MeasuredStack))  # what data/measured_stacks.json holds
+TEXT_FIELDS = tuple(f.name for f in fields(MeasuredStack) if f.type == "str")
+
+
 @cache
 def load(path: Path = DATA) -> tuple[MeasuredStack, ...]:
-    """The measured stacks, in the file's order, each field checked."""
+    """The measured stacks, in the file's order, each field checked (standard library only:
+    a test holds the file to data/measured_stacks_portable.schema.json)."""
     where = path.name
     try:
         listed = json.loads(project_files.read_text(path)).get("stacks")
@@ -89,12 +96,11 @@ def load(path: Path = DATA) -> tuple[MeasuredStack, ...]:
         raise StackDataError(f"{where}: 'stacks' must be a non-empty list")
     stacks = []
     for number, item in enumerate(listed, 1):
-        if not isinstance(item, dict) or not all(isinstance(item.get(f), str) for f in FIELDS):
-            raise StackDataError(f"{where}: stack {number}: expected text fields {FIELDS}")
+        if not isinstance(item, dict) or not all(isinstance(item.get(f), str) for f in TEXT_FIELDS):
+            raise StackDataError(f"{where}: stack {number}: expected text fields {TEXT_FIELDS}")
         if not isinstance(item.get("mac_measured"), bool):
             raise StackDataError(f"{where}: stack {number}: 'mac_measured' must be true or false")
-        fields = {field: item[field] for field in FIELDS}
-        stacks.append(MeasuredStack(**fields, mac_measured=item["mac_measured"]))
+        stacks.append(MeasuredStack(**{field: item[field] for field in FIELDS}))
     return tuple(stacks)
 
 

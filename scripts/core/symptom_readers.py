@@ -1,4 +1,4 @@
-"""The readers a symptom entry's fix code is for: its `onto` field (data/symptoms.yml), checked.
+"""The readers a symptom entry's fix code is for: its `onto` field (data/symptoms.yml).
 
 `onto` lists the environments the entry's readers are in when they run its fix code, so that
 `make commands-record` resolves the code there with pip and the convergence check
@@ -15,17 +15,7 @@ Leave `onto` out for fix code that makes a new environment before it installs an
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-
-PYTHONS = ("3.9", "3.10", "3.11", "3.12", "3.13")
-REQUIREMENT = re.compile(r"^[a-z0-9][a-z0-9-]*==\d+(\.\d+)*$")
-VARIABLE = re.compile(r"^[A-Z][A-Z0-9_]*$")
-KEYS = {"python", "packages", "env"}
-
-
-class ReadersError(ValueError):
-    """An entry's `onto` is not a list of readers as this module's docstring describes."""
 
 
 @dataclass(frozen=True)
@@ -40,34 +30,13 @@ class Reader:
         return tuple(f"{name}=={version}" for name, version in self.packages)
 
 
-def readers(entry: dict, at: str) -> list[Reader]:
-    """The entry's readers (none without `onto`); at names the entry in error messages."""
-    onto = entry.get("onto")
-    if onto is None:
-        return []
-    if not isinstance(onto, list) or not onto:
-        raise ReadersError(f"{at}: onto must be a non-empty list of readers (python, packages)")
-    if not entry.get("fix_code"):
-        raise ReadersError(f"{at}: onto needs fix_code to run where the readers are")
+def readers(entry: dict) -> list[Reader]:
+    """The entry's readers (none without `onto`). The shape of `onto` is
+    data/symptoms.schema.json's (symptoms.load holds the file to it): a non-empty list of
+    {python, packages, env}, given only with fix_code."""
     found = []
-    for number, item in enumerate(onto):
-        where = f"{at}: onto[{number}]"
-        if not isinstance(item, dict) or not KEYS >= set(item) or "packages" not in item:
-            raise ReadersError(f"{where}: expected a mapping of python, packages and env")
-        if str(item.get("python")) not in PYTHONS:
-            raise ReadersError(f"{where}: python must be one of {list(PYTHONS)}, as a string")
-        packages = item["packages"]
-        bad = [p for p in packages or [] if not REQUIREMENT.match(str(p))]
-        if not isinstance(packages, list) or bad:
-            raise ReadersError(
-                f"{where}: packages must list name==version, lower case, or be [] for none "
-                f"(got {bad or packages!r})"
-            )
-        env = item.get("env") or {}
-        if not isinstance(env, dict) or not all(
-            VARIABLE.match(str(k)) and isinstance(v, str) for k, v in env.items()
-        ):
-            raise ReadersError(f"{where}: env must map variable names to strings")
-        pairs = sorted(tuple(str(p).split("==")) for p in packages)
-        found.append(Reader(item["python"], tuple(pairs), tuple(sorted(env.items()))))
+    for item in entry.get("onto") or []:
+        pairs = sorted(tuple(package.split("==")) for package in item["packages"])
+        env = tuple(sorted((item.get("env") or {}).items()))
+        found.append(Reader(item["python"], tuple(pairs), env))
     return found

@@ -1,6 +1,6 @@
 """What the doctor's rule modules share: the `Check` a rule returns, the pages and sources
 checks cite, the thresholds and words the rules consult, and readings of the collected `Facts`
-(which TensorFlow and Keras, which Mac, which stack to suggest).
+(which TensorFlow and Keras, which Mac, which recipe to suggest).
 
 A fix is a command to run or a guide page to read; the guide paths are the site's source
 paths (docs/*.md), some of them pages still to be written.
@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from scripts.core import compatibility, mac_stacks
+from scripts.core import compatibility, mac_recipes
 from scripts.core.compatibility import minor, same_version, version_tuple
 from scripts.doctor.facts import TENSORFLOW_DISTRIBUTIONS, Facts
 
@@ -81,7 +81,7 @@ KERAS37_METAL12_ISSUE = "https://github.com/keras-team/keras/issues/21668"
 APPLE_PLUGIN_PAGE = "https://developer.apple.com/metal/tensorflow-plugin"
 
 # --- what the rules compare the facts with (the version tables and wheels are data files,
-# read through scripts/core: data/compatibility.json and data/mac_stacks.json) ---------------
+# read through scripts/core: data/compatibility.json and data/mac_recipes.json) ---------------
 
 # The TensorFlow from which tf.keras is Keras 3 unless TF_USE_LEGACY_KERAS chooses tf-keras.
 KERAS_3_FROM = (2, 16)
@@ -146,18 +146,18 @@ def keras_in_use(f: Facts) -> tuple[str, str | None]:
 def metal_to_suggest(f: Facts) -> str | None:
     """The tensorflow-metal the compatibility data gives for this TensorFlow. Not this
     project's own pin: on Python 3.12 the project pins 1.2.0 for its measuring environment,
-    a pairing in neither table that data/mac_stacks.json warns readers about."""
+    a pairing in neither table that data/mac_recipes.json warns readers about."""
     tf = tf_version(f)
     return compatibility.working_metal(tf) if tf else None
 
 
 def install_command(f: Facts, fresh: bool = False) -> str:
-    """On a Mac, the stack for this Python (data/mac_stacks.json); on Linux, this project's pins.
+    """On a Mac, the recipe for this Python (data/mac_recipes.json); on Linux, this project's pins.
 
     fresh: TensorFlow is about to be uninstalled, so the command must install it again.
     """
     if is_arm_mac(f):
-        return mac_stack_command(f, fresh)
+        return mac_recipe_command(f, fresh)
     tf, keras = f.pins.tensorflow, f.pins.keras
     if not tf or not keras:
         return f"see {SETUP}"
@@ -168,39 +168,39 @@ def install_command(f: Facts, fresh: bool = False) -> str:
     return f"see {SETUP}"
 
 
-# --- the Mac stack for the reader's Python (data/mac_stacks.json) -----------------------------
+# --- the Mac recipe for the reader's Python (data/mac_recipes.json) -----------------------------
 
 
 def on_recommended_python(f: Facts) -> bool:
-    """Whether every package of the recommended Mac stack has a wheel for this Python."""
-    return not f.python or mac_stacks.python_fits(mac_stacks.recommended(), f.python)
+    """Whether every package of the recommended Mac recipe has a wheel for this Python."""
+    return not f.python or mac_recipes.python_fits(mac_recipes.recommended(), f.python)
 
 
 def gpu_environment_advice() -> str:
-    """For a Python the recommended stack has no wheels for: where the GPU route is."""
-    low, high = mac_stacks.recommended()["python"]
+    """For a Python the recommended recipe has no wheels for: where the GPU route is."""
+    low, high = mac_recipes.recommended()["python"]
     return (
         f"for the GPU, make a Python {low} to {high} environment (e.g. `python{high} -m venv "
-        f"~/venv-tf`) and install the recommended stack there ({SETUP})"
+        f"~/venv-tf`) and install the recommended recipe there ({SETUP})"
     )
 
 
-def mac_stack_command(f: Facts, fresh: bool = False) -> str:
-    """What moves this Mac to the stack for its Python: the recommended stack where its wheels
-    exist, else the data's stack for other Pythons (the CPU) plus where the GPU route is."""
-    stack = mac_stacks.for_python(f.python)
-    if stack is None:
+def mac_recipe_command(f: Facts, fresh: bool = False) -> str:
+    """What moves this Mac to the recipe for its Python: the recommended recipe where its wheels
+    exist, else the data's recipe for other Pythons (the CPU) plus where the GPU route is."""
+    recipe = mac_recipes.for_python(f.python)
+    if recipe is None:
         advice = gpu_environment_advice()
-        return f"no stack on the Set up page installs on Python {f.python}: {advice}"
-    clear = not fresh and leaves_tensorflow_macos(f, stack)
-    if stack["id"] == mac_stacks.recommended()["id"]:
-        command = mac_stacks.install_command(stack)
+        return f"no recipe on the Set up page installs on Python {f.python}: {advice}"
+    clear = not fresh and leaves_tensorflow_macos(f, recipe)
+    if recipe["id"] == mac_recipes.recommended()["id"]:
+        command = mac_recipes.install_command(recipe)
         return f"{CLEAR_MACOS} && {command} {CLEAR_MACOS_WHY}" if clear else command
     steps = [CLEAR_MACOS] if clear else []
-    if stack["match"]["metal"] is None and f.packages.get("tensorflow-metal"):
+    if recipe["match"]["metal"] is None and f.packages.get("tensorflow-metal"):
         steps.append("python -m pip uninstall -y tensorflow-metal")
-    if clear or fresh or not tf_distributions(f) or stack["match"]["metal"] is not None:
-        steps.append(mac_stacks.install_command(stack))
+    if clear or fresh or not tf_distributions(f) or recipe["match"]["metal"] is not None:
+        steps.append(mac_recipes.install_command(recipe))
     here = " && ".join(steps) if steps else "TensorFlow stays on the CPU (nothing to install)"
     why = f" {CLEAR_MACOS_WHY}" if clear else ""
     return f"on Python {minor_text(f.python)}: {here}{why}; {gpu_environment_advice()}"
@@ -222,24 +222,24 @@ def holds_tensorflow_macos(f: Facts) -> bool:
     return bool(f.packages.get("tensorflow-macos")) or thin
 
 
-def leaves_tensorflow_macos(f: Facts, stack: dict) -> bool:
-    """Whether installing the stack over this environment would leave tensorflow-macos beside
-    a TensorFlow from 2.16 on (the stack's, or the newest for an unpinned one)."""
-    wanted = stack["match"]["tensorflow"]
+def leaves_tensorflow_macos(f: Facts, recipe: dict) -> bool:
+    """Whether installing the recipe over this environment would leave tensorflow-macos beside
+    a TensorFlow from 2.16 on (the recipe's, or the newest for an unpinned one)."""
+    wanted = recipe["match"]["tensorflow"]
     newer = "any" in wanted or all(version_tuple(v) >= (2, 16) for v in wanted)
     return newer and holds_tensorflow_macos(f)
 
 
-def mac_stack_fix(f: Facts) -> str:
-    """The fix that names the stack: 'the recommended stack: ...' or the other-Python advice."""
-    command = mac_stack_command(f)
-    return f"the recommended stack: {command}" if on_recommended_python(f) else command
+def mac_recipe_fix(f: Facts) -> str:
+    """The fix that names the recipe: 'the recommended recipe: ...' or the other-Python advice."""
+    command = mac_recipe_command(f)
+    return f"the recommended recipe: {command}" if on_recommended_python(f) else command
 
 
 def installable_metal(f: Facts) -> str | None:
     """The tensorflow-metal that fits this TensorFlow, if it has a wheel for this Python."""
     suggest = metal_to_suggest(f)
-    return suggest if suggest and mac_stacks.metal_installs(suggest, f.python) else None
+    return suggest if suggest and mac_recipes.metal_installs(suggest, f.python) else None
 
 
 def metal_install(f: Facts) -> str | None:
@@ -258,11 +258,11 @@ def no_metal_fix(f: Facts) -> str:
         )
     else:
         why = f"no tensorflow-metal is known to work with TensorFlow {minor_text(tf)}"
-    return f"{why}; {mac_stack_fix(f)}"
+    return f"{why}; {mac_recipe_fix(f)}"
 
 
 def keras_family(f: Facts) -> str:
-    """'keras2' or 'keras3': which Keras tf.keras is here, as data/mac_stacks.json matches it."""
+    """'keras2' or 'keras3': which Keras tf.keras is here, as data/mac_recipes.json matches it."""
     which, version = keras_in_use(f)
     if which == "tf-keras":
         return "keras2"
@@ -272,58 +272,58 @@ def keras_family(f: Facts) -> str:
     return "keras3" if tf and version_tuple(tf) >= KERAS_3_FROM else "keras2"
 
 
-def warned_stack(f: Facts, metal: str) -> tuple[dict, bool] | None:
-    """The stack Set up warns about that this TensorFlow with this tensorflow-metal makes, and
-    whether it is exactly that stack (False: the pair is unlisted and the warned stack with
+def warned_recipe(f: Facts, metal: str) -> tuple[dict, bool] | None:
+    """The recipe Set up warns about that this TensorFlow with this tensorflow-metal makes, and
+    whether it is exactly that recipe (False: the pair is unlisted and the warned recipe with
     this plugin nearest in TensorFlow version stands for it); None when no warning applies."""
     tf = tf_version(f)
     if not tf:
         return None
-    stack = mac_stacks.identify(tf, metal, keras_family(f))
-    if stack is not None:
-        return (stack, True) if mac_stacks.is_warned(stack) else None
+    recipe = mac_recipes.identify(tf, metal, keras_family(f))
+    if recipe is not None:
+        return (recipe, True) if mac_recipes.is_warned(recipe) else None
     warned = [
         s
-        for s in mac_stacks.load()["stacks"]
-        if mac_stacks.is_warned(s) and same_version(s["match"]["metal"] or "", metal)
+        for s in mac_recipes.load()["recipes"]
+        if mac_recipes.is_warned(s) and same_version(s["match"]["metal"] or "", metal)
     ]
     if not warned:
         return None
 
-    def distance(stack: dict) -> int:
-        return min(abs(minor(v)[1] - minor(tf)[1]) for v in stack["match"]["tensorflow"])
+    def distance(recipe: dict) -> int:
+        return min(abs(minor(v)[1] - minor(tf)[1]) for v in recipe["match"]["tensorflow"])
 
     return min(warned, key=distance), False
 
 
 def metal_fix(f: Facts, command: str) -> tuple[str, str | None, str | None]:
     """(fix, note, source) for a fix that installs this tensorflow-metal: the command, or, when
-    it makes a pair Set up warns about, the recommended stack first (on a Python it installs
-    on) and the command second, with the pair's reports in the note, as the stack check words
+    it makes a pair Set up warns about, the recommended recipe first (on a Python it installs
+    on) and the command second, with the pair's reports in the note, as the mac recipe check words
     them."""
     metal = _metal_in(command)
-    found = warned_stack(f, metal) if metal else None
+    found = warned_recipe(f, metal) if metal else None
     if found is None:
         return command, None, None
-    stack, exact = found
-    issues = " ".join(issue["text"] for issue in stack["known_issues"])
+    recipe, exact = found
+    issues = " ".join(issue["text"] for issue in recipe["known_issues"])
     which = (
-        f"'{stack['name']}', a stack Set up warns about"
+        f"'{recipe['name']}', a recipe Set up warns about"
         if exact
-        else f"a pair Set up does not list; it warns about the nearest stack with this plugin, "
-        f"'{stack['name']}'"
+        else f"a pair Set up does not list; it warns about the nearest recipe with this plugin, "
+        f"'{recipe['name']}'"
     )
     tf = minor_text(tf_version(f))
     note = f"tensorflow-metal {metal} with TensorFlow {tf} is {which}: {issues}"
     if compatibility.pairing(tf_version(f), metal).tested_row is None:
         note += f" The user's test of each pair did not try TensorFlow {tf} with {metal}."
-    source = mac_stacks.load()["sources"][stack["known_issues"][0]["sources"][0]]
+    source = mac_recipes.load()["sources"][recipe["known_issues"][0]["sources"][0]]
     keep = f"or, to keep TensorFlow {tf} (see the note): {command}"
     if on_recommended_python(f):
-        return f"{mac_stack_fix(f)}; {keep}", note, source
+        return f"{mac_recipe_fix(f)}; {keep}", note, source
     # Off the recommended Pythons, Set up's answer is the CPU: it comes first, the pair second.
     gpu = f"or, to try the GPU with TensorFlow {tf} on this Python (see the note): {command}"
-    return f"{mac_stack_command(f)}; {gpu}", note, source
+    return f"{mac_recipe_command(f)}; {gpu}", note, source
 
 
 def _metal_in(command: str) -> str | None:

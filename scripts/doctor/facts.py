@@ -282,28 +282,41 @@ def read_child(run: ChildRun, timeout: float) -> TensorFlowImport:
         timeout_s=timeout,
         seconds=round(run.seconds, 1),
     )
-    report: dict = {}
-    for line in run.stdout.splitlines():
-        if line.startswith(tf_child.MARK):
-            report = _safely(lambda line=line: dict(json.loads(line[len(tf_child.MARK) :])), {})
+    report = _child_report(run.stdout)
     for key in CHILD_KEYS:
         setattr(result, key, report.get(key))
     result.devices = list(report.get("devices") or [])
     if report.get("seconds") is not None:
         result.seconds = report["seconds"]
-    stderr_lines = [line.strip() for line in run.stderr.splitlines() if line.strip()]
-    result.plugin_log = [
-        line[:240] for line in stderr_lines if PLUGIN_LINE.search(line) and "NUMA" not in line
-    ][:5]
-    if result.onednn is None and "oneDNN custom operations are on" in run.stderr:
-        result.onednn = True
-    guard = [line for line in stderr_lines if "compiled to use AVX" in line]
-    if guard:  # TensorFlow's own CPU check stopped the import: its line says why
-        result.error = guard[0][:400]
+    stderr_lines = _read_stderr(result, run.stderr)
     result.ok = run.returncode == 0 and not run.timed_out and result.version is not None
     if not result.ok and result.error is None and stderr_lines and not run.timed_out:
         result.error = stderr_lines[-1][:400]
     return result
+
+
+def _child_report(stdout: str) -> dict:
+    """The child's report: its last line that starts with tf_child.MARK, as JSON ({} if none)."""
+    report: dict = {}
+    for line in stdout.splitlines():
+        if line.startswith(tf_child.MARK):
+            report = _safely(lambda line=line: dict(json.loads(line[len(tf_child.MARK) :])), {})
+    return report
+
+
+def _read_stderr(result: TensorFlowImport, stderr: str) -> list[str]:
+    """The plugin's log lines, oneDNN's notice and a CPU check that stopped the import, read
+    into result from the child's stderr; returns its non-empty lines."""
+    stderr_lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    result.plugin_log = [
+        line[:240] for line in stderr_lines if PLUGIN_LINE.search(line) and "NUMA" not in line
+    ][:5]
+    if result.onednn is None and "oneDNN custom operations are on" in stderr:
+        result.onednn = True
+    guard = [line for line in stderr_lines if "compiled to use AVX" in line]
+    if guard:  # TensorFlow's own CPU check stopped the import: its line says why
+        result.error = guard[0][:400]
+    return stderr_lines
 
 
 def import_tensorflow(probe: DoctorProbe, env: dict[str, str], timeout: float) -> TensorFlowImport:

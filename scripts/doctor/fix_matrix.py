@@ -1,4 +1,4 @@
-"""Faked machines that show every fix the doctor can print: each Set up stack on Python 3.9 to
+"""Faked machines that show every fix the doctor can print: each Set up recipe on Python 3.9 to
 3.13 on an Apple-silicon Mac, whole and with one package missing or mismatched or its plugin
 failing; Apple's tensorflow-macos 2.5 to 2.15 with and without its tensorflow-metal; and this
 project's Linux pins with the same faults. Read by `make commands-record` and the tests, which
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from scripts.core import compatibility, mac_stacks, project_files
+from scripts.core import compatibility, mac_recipes, project_files
 from scripts.core.compatibility import minor, version_tuple
 from scripts.doctor.checks import LEGACY_FLAG_FROM, LEGACY_TRUE, Check
 from scripts.doctor.facts import TENSORFLOW_DISTRIBUTIONS, Facts, TensorFlowImport, project_pins
@@ -22,7 +22,7 @@ MAC_PYTHONS = ("3.9", "3.10", "3.11", "3.12", "3.13")
 LINUX_PYTHONS = ("3.11", "3.12")
 PINNED = re.compile(r'"([A-Za-z0-9_.-]+)==([^"*]+)"')
 # The Keras 3 a faked Mac holds beside TensorFlow 2.16 or later (the project measures with it),
-# and a TensorFlow for the CPU stack on Python 3.13, where 2.16 has no wheel: 2.20.0, one of the
+# and a TensorFlow for the CPU recipe on Python 3.13, where 2.16 has no wheel: 2.20.0, one of the
 # two with macOS arm64 wheels for 3.13 (pip index, 2026-11-29: 2.21.0 and 2.20.0). It is not the
 # newest: `pip install tensorflow` gives 2.21.0 there. Moving it changes the faked machines, so
 # the commands record (make commands-record) must be refreshed with it.
@@ -51,7 +51,7 @@ class FakedMachine:
     """One machine the doctor is run on: what it is faked from, and its facts."""
 
     label: str
-    base: str  # the Set up stack id it is built from, or "linux"
+    base: str  # the Set up recipe id it is built from, or "linux"
     platform: str  # macos-arm64, linux-x86_64 or linux-aarch64
     facts: Facts
 
@@ -107,19 +107,19 @@ def reader_facts(python: str, packages: dict[str, str], env: dict[str, str]) -> 
     return _mac(python, packages, env)
 
 
-def _stack_packages(stack: dict, python: str) -> tuple[dict[str, str], dict[str, str]]:
-    """The packages and environment a Mac holds after installing the stack as Set up says."""
-    pins = dict(PINNED.findall(" ".join(stack["install"])))
+def _recipe_packages(recipe: dict, python: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The packages and environment a Mac holds after installing the recipe as Set up says."""
+    pins = dict(PINNED.findall(" ".join(recipe["install"])))
     tf = pins.get("tensorflow") or ("2.16.2" if python != "3.13" else NEWEST_TF)
     packages = {"tensorflow": tf, "keras": KERAS_3}
-    if stack["match"]["keras"] == "keras2" and "tf-keras" not in pins:
+    if recipe["match"]["keras"] == "keras2" and "tf-keras" not in pins:
         packages["keras"] = f"{tf.rsplit('.', 1)[0]}.0"  # Keras 2 of the same minor
     env = {}
     if "tf-keras" in pins:
         packages["tf-keras"] = pins["tf-keras"]
         env["TF_USE_LEGACY_KERAS"] = "1"
-    if stack["match"]["metal"]:
-        packages["tensorflow-metal"] = stack["match"]["metal"]
+    if recipe["match"]["metal"]:
+        packages["tensorflow-metal"] = recipe["match"]["metal"]
     return packages, env
 
 
@@ -127,16 +127,16 @@ def _without(packages: dict[str, str], name: str) -> dict[str, str]:
     return {k: v for k, v in packages.items() if k != name}
 
 
-def _mac_variants(stack: dict, python: str) -> list[tuple[str, Facts]]:
-    """The stack whole, then each package missing or mismatched, the plugin failing."""
-    packages, env = _stack_packages(stack, python)
+def _mac_variants(recipe: dict, python: str) -> list[tuple[str, Facts]]:
+    """The recipe whole, then each package missing or mismatched, the plugin failing."""
+    packages, env = _recipe_packages(recipe, python)
     tf, metal = packages["tensorflow"], packages.get("tensorflow-metal")
     base = _mac(python, packages, env)
     variants = [("as installed", base), ("tensorflow missing", _mac(python, _without(
         _without(packages, "tensorflow"), "tensorflow-metal"), env))]  # fmt: skip
     if metal:
         other = "1.1.0" if metal == "1.2.0" else "1.2.0"
-        if mac_stacks.metal_installs(other, python):  # a mismatch pip can install here
+        if mac_recipes.metal_installs(other, python):  # a mismatch pip can install here
             variants.append(
                 (
                     f"tensorflow-metal {other} instead",
@@ -173,7 +173,7 @@ def _tensorflow_macos_variants(version: str, python: str) -> list[tuple[str, Fac
         packages["keras"] = KERAS_OF.get(release, f"{release}.0")
     variants = [("without tensorflow-metal", _mac(python, packages, {}))]
     metal = compatibility.working_metal(version)
-    if metal and mac_stacks.metal_installs(metal, python):
+    if metal and mac_recipes.metal_installs(metal, python):
         whole = _mac(python, {**packages, "tensorflow-metal": metal}, {})
         variants += [
             (f"with tensorflow-metal {metal}", whole),
@@ -207,15 +207,15 @@ def _linux_variants(python: str, arch: str) -> list[tuple[str, Facts]]:
 
 
 def machines() -> list[FakedMachine]:
-    """Every faked machine: each Mac stack on each Python its wheels cover, then Linux."""
+    """Every faked machine: each Mac recipe on each Python its wheels cover, then Linux."""
     found = []
     for python in MAC_PYTHONS:
-        for stack in mac_stacks.load()["stacks"]:
-            if not mac_stacks.python_fits(stack, python):
+        for recipe in mac_recipes.load()["recipes"]:
+            if not mac_recipes.python_fits(recipe, python):
                 continue
-            for label, facts in _mac_variants(stack, python):
-                name = f"Mac, Python {python}, {stack['id']}: {label}"
-                found.append(FakedMachine(name, stack["id"], "macos-arm64", facts))
+            for label, facts in _mac_variants(recipe, python):
+                name = f"Mac, Python {python}, {recipe['id']}: {label}"
+                found.append(FakedMachine(name, recipe["id"], "macos-arm64", facts))
     for version, newest in TENSORFLOW_MACOS.items():
         for python in MAC_PYTHONS:
             if minor(python) > minor(newest):

@@ -2,7 +2,7 @@
 
 Rules never probe the machine, so tests can hand them any machine (a Mac under Rosetta, a
 broken plugin) on Linux. They live by subject: rules_install.py (Python, architecture, macOS,
-the TensorFlow packages, the tensorflow-metal plugin), rules_keras.py (Keras, the Mac stack,
+the TensorFlow packages, the tensorflow-metal plugin), rules_keras.py (Keras, the Mac recipe,
 the optimizer, float64), rules_measured_stack.py (which of the guide's measured stacks this
 is) and rules_runtime.py (import, GPU and devices, XLA, memory, disk, CPU, oneDNN); checks.py
 holds what they share. This module is the one ordered list of them, the report's order, and
@@ -25,9 +25,9 @@ from scripts.doctor.rules_install import (
 from scripts.doctor.rules_keras import (
     check_float64,
     check_keras,
+    check_mac_recipe,
     check_optimizer,
     check_retracing,
-    check_stack,
 )
 from scripts.doctor.rules_measured_stack import check_measured_stack
 from scripts.doctor.rules_runtime import (
@@ -52,7 +52,7 @@ RULES: tuple[Callable[[Facts], Check], ...] = (
     check_devices,
     check_keras,
     check_retracing,
-    check_stack,
+    check_mac_recipe,
     check_measured_stack,
     check_optimizer,
     check_float64,

@@ -3,7 +3,7 @@ distributions and the tensorflow-metal plugin's pairing with them."""
 
 from __future__ import annotations
 
-from scripts.core import compatibility, mac_stacks
+from scripts.core import compatibility, mac_recipes
 from scripts.core.compatibility import version_tuple
 from scripts.doctor.checks import (
     APPLE_PLUGIN_PAGE,
@@ -43,7 +43,7 @@ def _python_range(f: Facts) -> str | None:
 
 
 def check_python(f: Facts) -> Check:
-    """On an Apple-silicon Mac, Python against the stacks' wheels; elsewhere, requires-python."""
+    """On an Apple-silicon Mac, Python against the recipes' wheels; elsewhere, requires-python."""
     if is_arm_mac(f) and f.python:
         return _check_mac_python(f)
     supported = _python_range(f)
@@ -68,18 +68,18 @@ def check_python(f: Facts) -> Check:
 
 
 def _check_mac_python(f: Facts) -> Check:
-    """On an Apple-silicon Mac: Python against the wheels the Set up page's stacks record."""
-    best = mac_stacks.recommended()
+    """On an Apple-silicon Mac: Python against the wheels the Set up page's recipes record."""
+    best = mac_recipes.recommended()
     low, high = best["python"]
-    wheels = f"the recommended Mac stack has wheels for Python {low} to {high}"
+    wheels = f"the recommended Mac recipe has wheels for Python {low} to {high}"
     if on_recommended_python(f):
         return Check("python", Status.PASS, f"Python {f.python}; {wheels}")
-    route = mac_stacks.for_python(f.python)
+    route = mac_recipes.for_python(f.python)
     if route is None:
         return Check(
             "python",
             Status.FAIL,
-            f"Python {f.python}: no stack on the Set up page has wheels for it",
+            f"Python {f.python}: no recipe on the Set up page has wheels for it",
             fix=gpu_environment_advice(),
             guide=f"{SETUP}#which-stack-to-install-on-a-mac",
         )
@@ -127,7 +127,7 @@ def rosetta_note(f: Facts) -> str:
     """What x86 TensorFlow does under this Mac's Rosetta 2 (Apple's page, then reports)."""
     always = (
         "tensorflow-metal 1.0.1, 1.1.0 and 1.2.0 have no x86_64 wheel (0.1.0 to 1.0.0 did), so "
-        "a translated Python cannot install the plugin any Set up stack uses"
+        "a translated Python cannot install the plugin any Set up recipe uses"
     )
     if f.macos and version_tuple(f.macos) >= (15,):
         return (
@@ -214,7 +214,7 @@ def check_tensorflow(f: Facts) -> Check:
         return Check(
             "tensorflow",
             Status.PASS,
-            f"{listed}; the mac stack check below compares it with the Set up page's stacks "
+            f"{listed}; the mac recipe check below compares it with the Set up page's recipes "
             f"(this guide measures with {f.pins.tensorflow})",
         )
     if f.pins.tensorflow and version != f.pins.tensorflow:

@@ -1,9 +1,9 @@
 """Keras and the optimizer: which Keras tf.keras is, Keras 3's retracing, which of the Set up
-page's Mac stacks this is, what the Keras in use does with optimizers, and float64."""
+page's Mac recipes this is, what the Keras in use does with optimizers, and float64."""
 
 from __future__ import annotations
 
-from scripts.core import mac_stacks
+from scripts.core import mac_recipes
 from scripts.core.compatibility import minor, same_version, version_tuple
 from scripts.doctor.checks import (
     ADAMW_ISSUE,
@@ -28,7 +28,7 @@ from scripts.doctor.checks import (
     keras_family,
     keras_in_use,
     legacy_keras,
-    mac_stack_fix,
+    mac_recipe_fix,
     minor_text,
     on_recommended_python,
     tf_version,
@@ -197,7 +197,7 @@ def check_retracing(f: Facts) -> Check:
 
 
 def _retracing_on_metal(f: Facts, found: str) -> Check:
-    """On the Metal GPU, Keras 3.7+ is no cure: the fix is the stack for this Python."""
+    """On the Metal GPU, Keras 3.7+ is no cure: the fix is the recipe for this Python."""
     metal = f.packages.get("tensorflow-metal")
     caveat = (
         "`keras>=3.7` alone keeps Keras 3 on the Metal GPU, the path reported slow "
@@ -209,7 +209,7 @@ def _retracing_on_metal(f: Facts, found: str) -> Check:
             'giving "strange" results (Keras 3.6 gave the expected ones, 3.7 and later did not)'
         )
     if on_recommended_python(f):
-        fix = mac_stack_fix(f)
+        fix = mac_recipe_fix(f)
     else:
         fix = (
             'python -m pip uninstall -y tensorflow-metal && python -m pip install "keras>=3.7" '
@@ -248,7 +248,7 @@ def check_optimizer(f: Facts) -> Check:
             note="Keras 3's optimizers update weights with many small operations and never call "
             "the plugin's fused ResourceApplyAdam, the cause Apple's engineer gave for slow "
             "optimizers on Metal; whether Keras 3 is slow for that reason has not been measured. "
-            f"Keras 3 is not a cure for slow optimizers (see the stack check and {SETUP})",
+            f"Keras 3 is not a cure for slow optimizers (see the mac recipe check and {SETUP})",
             source=OPTIMIZER_ISSUE,
         )
     if which == "keras" and keras[:2] == (2, 11):
@@ -258,7 +258,7 @@ def check_optimizer(f: Facts) -> Check:
             f"{label}: its new optimizers compile with XLA when a GPU is listed, which Metal "
             "cannot do (`could not find registered platform with id`); it has no Apple fallback",
             fix="use tf.keras.optimizers.legacy.Adam() (or the legacy version of yours), or "
-            f"install {mac_stack_fix(f)}",
+            f"install {mac_recipe_fix(f)}",
             guide=f"{SYMPTOMS}#xla-could-not-find-registered-platform",
             source=KERAS_211_XLA_ISSUE,
         )
@@ -285,9 +285,9 @@ def check_optimizer(f: Facts) -> Check:
     return Check("optimizer", Status.PASS, f"{label}: older than the 2.11 optimizers")
 
 
-def check_stack(f: Facts) -> Check:
-    """Which of the Set up page's Mac stacks this is (data/mac_stacks.json), and its problems."""
-    name = "mac stack"
+def check_mac_recipe(f: Facts) -> Check:
+    """Which of the Set up page's Mac recipes this is (data/mac_recipes.json), and its problems."""
+    name = "mac recipe"
     if not is_arm_mac(f):
         return Check(name, Status.SKIP, "applies to Apple-silicon Macs (native arm64)")
     tf = tf_version(f)
@@ -303,34 +303,34 @@ def check_stack(f: Facts) -> Check:
             name,
             Status.SKIP,
             f"{found}: TF_USE_LEGACY_KERAS makes tf.keras tf-keras, which is not installed, so "
-            "no stack can be named (the keras check says what to install)",
+            "no recipe can be named (the keras check says what to install)",
         )
-    stack = mac_stacks.identify(tf, metal, family)
-    fix = mac_stack_fix(f)
-    if stack is None:
+    recipe = mac_recipes.identify(tf, metal, family)
+    fix = mac_recipe_fix(f)
+    if recipe is None:
         return Check(
             name,
             Status.WARN,
-            f"{found}: none of the stacks compared on the Set up page",
+            f"{found}: none of the recipes compared on the Set up page",
             fix=fix,
             guide=SETUP,
         )
-    if mac_stacks.is_warned(stack):
-        issues = " ".join(issue["text"] for issue in stack["known_issues"])
-        first = stack["known_issues"][0]["sources"][0]
+    if mac_recipes.is_warned(recipe):
+        issues = " ".join(issue["text"] for issue in recipe["known_issues"])
+        first = recipe["known_issues"][0]["sources"][0]
         return Check(
             name,
             Status.WARN,
-            f"{found} is the stack '{stack['name']}', with reported problems: {issues}",
+            f"{found} is the recipe '{recipe['name']}', with reported problems: {issues}",
             fix=fix,
             guide=SETUP,
-            source=mac_stacks.load()["sources"][first],
+            source=mac_recipes.load()["sources"][first],
         )
-    what = "the recommended stack" if stack["advice"] == "recommended" else "a listed stack"
+    what = "the recommended recipe" if recipe["advice"] == "recommended" else "a listed recipe"
     notes = []
     if metal:
         notes.append(
-            "no stack is known to give the GPU the same results as the CPU: check your model "
+            "no recipe is known to give the GPU the same results as the CPU: check your model "
             f"with the snippet on {CORRECTNESS}"
         )
     if metal and family == "keras2":
@@ -340,14 +340,14 @@ def check_stack(f: Facts) -> Check:
         )
     if which == "tf-keras" and import_keras_note(f):
         notes.append("write tf.keras or `import tf_keras as keras`: `import keras` is Keras 3")
-    pinned = mac_stacks.pinned_version(stack, "tensorflow")
+    pinned = mac_recipes.pinned_version(recipe, "tensorflow")
     if pinned and not same_version(pinned, tf):
-        # Matched by minor: TensorFlow 2.15.1 is the 2.15 stack, but not the build it pins.
+        # Matched by minor: TensorFlow 2.15.1 is the 2.15 recipe, but not the build it pins.
         what += f" by its minor version (it pins TensorFlow {pinned}, not {tf})"
     return Check(
         name,
         Status.PASS,
-        f"{found}: {what}, '{stack['name']}'",
+        f"{found}: {what}, '{recipe['name']}'",
         note="; ".join(notes) or None,
     )
 

@@ -28,7 +28,7 @@ DEFAULT_OUT = ROOT / "build" / NAME
 MEMBERS = (
     "scripts/__init__.py",
     "scripts/core/compatibility.py",
-    "scripts/core/mac_stacks.py",
+    "scripts/core/mac_recipes.py",
     "scripts/core/project_files.py",
     "scripts/core/version_order.py",
     "scripts/core/__init__.py",
@@ -65,7 +65,7 @@ MEMBERS = (
     "scripts/core/stats.py",
     "scripts/core/json_files.py",
     "data/compatibility.json",
-    "data/mac_stacks.json",
+    "data/mac_recipes.json",
     "data/measured_stacks.json",  # written from the yml: the archive has no yaml
     "pyproject.toml",
 )

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import yaml
 
-from scripts.core import mac_stacks, project_files
+from scripts.core import mac_recipes, project_files
 
 ROOT = project_files.ROOT
 DOCS = ROOT / "docs"
@@ -157,12 +157,12 @@ def symptom_entries() -> list[dict]:
 
 
 def from_data() -> list[Printed]:
-    """Commands in data/: each Mac stack's install lines and each symptom's fix code."""
+    """Commands in data/: each Mac recipe's install lines and each symptom's fix code."""
     printed = []
-    for stack in mac_stacks.load()["stacks"]:
-        for line in stack["install"]:
-            printed += [Printed(c, "data/mac_stacks.json") for c in commands_in(line)]
-    recommended = mac_stacks.recommended()
+    for recipe in mac_recipes.load()["recipes"]:
+        for line in recipe["install"]:
+            printed += [Printed(c, "data/mac_recipes.json") for c in commands_in(line)]
+    recommended = mac_recipes.recommended()
     install = "\n".join(recommended["install"])
     for entry in symptom_entries():
         code = (entry.get("fix_code") or "").replace("{recommended}", install)

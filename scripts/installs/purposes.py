@@ -1,4 +1,4 @@
-"""What an install command is for: a stack's pins (data/mac_stacks.json, "cpu", "linux"), the
+"""What an install command is for: a recipe's pins (data/mac_recipes.json, "cpu", "linux"), the
 platforms and Pythons it is offered on, and whether a resolved environment keeps the pins."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import tomllib
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from scripts.core import data_formats, mac_stacks, project_files
+from scripts.core import data_formats, mac_recipes, project_files
 from scripts.core.compatibility import minor, same_version, version_tuple
 
 PURPOSES = project_files.ROOT / "data" / "command_purposes.yml"
@@ -26,15 +26,15 @@ WATCHED = ("tensorflow", "keras", "tf-keras", "tensorflow-metal", "numpy")
 
 
 class PurposeError(ValueError):
-    """data/command_purposes.yml names a stack, platform or field that does not exist."""
+    """data/command_purposes.yml names a recipe, platform or field that does not exist."""
 
 
 @dataclass(frozen=True)
 class Pins:
-    """What a stack allows: TensorFlow minors (None: any), tensorflow-metal (None: none), the
+    """What a recipe allows: TensorFlow minors (None: any), tensorflow-metal (None: none), the
     Keras family, and where it is offered."""
 
-    stack: str
+    recipe: str
     tensorflow: tuple[tuple[int, ...], ...] | None
     metal: str | None
     keras: str  # keras2, keras3 or any
@@ -67,14 +67,14 @@ def linux_pins() -> tuple[str, str]:
     return found["tensorflow-cpu"], found["keras"]
 
 
-# A doctor fix that adds a plugin or a Keras to a TensorFlow no Mac stack lists (tensorflow-macos
+# A doctor fix that adds a plugin or a Keras to a TensorFlow no Mac recipe lists (tensorflow-macos
 # 2.5 to 2.14) is for that TensorFlow: "kept-tensorflow-2.11" pins only its minor.
 KEPT = "kept-tensorflow-"
 ANY = "any"
 
 
-def kept_stack(requirements: list[str], installed: dict[str, str]) -> str | None:
-    """The pseudo-stack of a fix that names no TensorFlow and so keeps the installed one."""
+def kept_recipe(requirements: list[str], installed: dict[str, str]) -> str | None:
+    """The pseudo-recipe of a fix that names no TensorFlow and so keeps the installed one."""
     named = dict(pinned(r) for r in requirements)
     tf = tensorflow_of(installed)
     if tf is None or any(name in named for name in TENSORFLOW_NAMES):
@@ -83,25 +83,25 @@ def kept_stack(requirements: list[str], installed: dict[str, str]) -> str | None
 
 
 @cache
-def pins(stack: str) -> Pins:
-    """A stack's pins by id: a Mac stack, "cpu" (the stack without tensorflow-metal), "linux",
+def pins(recipe: str) -> Pins:
+    """A recipe's pins by id: a Mac recipe, "cpu" (the recipe without tensorflow-metal), "linux",
     or a kept TensorFlow ("kept-tensorflow-2.11": that minor, any plugin, any Keras)."""
-    data = mac_stacks.load()
-    if stack.startswith(KEPT):
-        if not re.fullmatch(r"2\.\d+", stack.removeprefix(KEPT)):
-            raise PurposeError(f"no stack {stack!r}: a kept TensorFlow is {KEPT}2.N")
-        return Pins(stack, (minor(stack.removeprefix(KEPT)),), ANY, ANY, _pythons("3.9", "3.11"),
+    data = mac_recipes.load()
+    if recipe.startswith(KEPT):
+        if not re.fullmatch(r"2\.\d+", recipe.removeprefix(KEPT)):
+            raise PurposeError(f"no recipe {recipe!r}: a kept TensorFlow is {KEPT}2.N")
+        return Pins(recipe, (minor(recipe.removeprefix(KEPT)),), ANY, ANY, _pythons("3.9", "3.11"),
                     MAC)  # fmt: skip
-    if stack == "linux":
+    if recipe == "linux":
         tf, keras = linux_pins()
         return Pins("linux", (minor(tf),), None, "keras3", _pythons(*LINUX_PYTHONS), LINUX,
                     (f"tensorflow-cpu=={tf}", f"keras=={keras}"))  # fmt: skip
-    if stack == "cpu":
-        stack = next(s["id"] for s in data["stacks"] if s["match"]["metal"] is None)
-    found = next((s for s in data["stacks"] if s["id"] == stack), None)
+    if recipe == "cpu":
+        recipe = next(s["id"] for s in data["recipes"] if s["match"]["metal"] is None)
+    found = next((s for s in data["recipes"] if s["id"] == recipe), None)
     if found is None:
-        ids = [s["id"] for s in data["stacks"]] + ["cpu", "linux"]
-        raise PurposeError(f"no stack {stack!r}: expected one of {ids}")
+        ids = [s["id"] for s in data["recipes"]] + ["cpu", "linux"]
+        raise PurposeError(f"no recipe {recipe!r}: expected one of {ids}")
     match = found["match"]
     minors = None if "any" in match["tensorflow"] else tuple(minor(v) for v in match["tensorflow"])
     install = next((_requirements(line) for line in found["install"] if " pip " in line), ())
@@ -111,19 +111,19 @@ def pins(stack: str) -> Pins:
 
 @dataclass(frozen=True)
 class Purpose:
-    """One use of a printed command: the stack it is for, what is installed already, where."""
+    """One use of a printed command: the recipe it is for, what is installed already, where."""
 
-    stack: str
+    recipe: str
     onto: str | None
     platforms: tuple[str, ...]
-    pythons: tuple[str, ...] = ()  # only when narrower than the stack's own
+    pythons: tuple[str, ...] = ()  # only when narrower than the recipe's own
 
 
 @cache
 def load() -> dict:
     """data/command_purposes.yml, held to data/command_purposes.schema.json (fields, one of
-    for / not_resolved, known platforms); this adds that every stack it names exists and that
-    its pythons are among the stack's."""
+    for / not_resolved, known platforms); this adds that every recipe it names exists and that
+    its pythons are among the recipe's."""
     try:
         data = data_formats.read(PURPOSES, "command_purposes")
     except data_formats.FormatError as error:
@@ -131,14 +131,14 @@ def load() -> dict:
     for entry in data["commands"]:
         for number, use in enumerate(entry.get("for", [])):
             where = f"{PURPOSES.name}: {entry.get('command', '?')!r} for[{number}]"
-            pins(use["stack"])
+            pins(use["recipe"])
             if use.get("onto"):
                 pins(use["onto"])
-            outside = set(map(str, use.get("pythons", []))) - set(pins(use["stack"]).pythons)
+            outside = set(map(str, use.get("pythons", []))) - set(pins(use["recipe"]).pythons)
             if outside:
                 raise PurposeError(
-                    f"{where}: pythons {sorted(outside)} are not among stack {use['stack']}'s "
-                    f'{list(pins(use["stack"]).pythons)} (give them as strings, e.g. "3.12")'
+                    f"{where}: pythons {sorted(outside)} are not among recipe {use['recipe']}'s "
+                    f'{list(pins(use["recipe"]).pythons)} (give them as strings, e.g. "3.12")'
                 )
     return data
 
@@ -152,8 +152,8 @@ def purposes_of(command: str) -> list[Purpose] | str | None:
     if "not_resolved" in entry:
         return entry["not_resolved"]
     return [
-        Purpose(use["stack"], use.get("onto"),
-                tuple(use.get("platforms") or pins(use["stack"]).platforms),
+        Purpose(use["recipe"], use.get("onto"),
+                tuple(use.get("platforms") or pins(use["recipe"]).platforms),
                 tuple(map(str, use.get("pythons", []))))
         for use in entry["for"]
     ]  # fmt: skip
@@ -165,28 +165,40 @@ def tensorflow_of(versions: dict[str, str | None]) -> str | None:
     return next((versions[n] for n in TENSORFLOW_NAMES if versions.get(n)), None)
 
 
-def outside_pins(versions: dict[str, str | None], stack: str) -> list[str]:
-    """How a resolved environment leaves the stack's pins (empty when it keeps them)."""
-    want, problems = pins(stack), []
+def outside_pins(versions: dict[str, str | None], recipe: str) -> list[str]:
+    """How a resolved environment leaves the recipe's pins (empty when it keeps them)."""
+    want, problems = pins(recipe), []
     tf, metal = tensorflow_of(versions), versions.get("tensorflow-metal")
     if tf is None:
-        return [] if metal is None or want.metal else [f"tensorflow-metal {metal} on the CPU stack"]
+        if metal is None or want.metal:
+            return []
+        return [f"tensorflow-metal {metal} on the CPU recipe"]
     if want.tensorflow is not None and minor(tf) not in want.tensorflow:
         allowed = " or ".join(".".join(map(str, m)) for m in want.tensorflow)
         problems.append(f"TensorFlow {tf}, not {allowed}")
+    return problems + _metal_outside(metal, want) + _keras_outside(versions, tf, want)
+
+
+def _metal_outside(metal: str | None, want: Pins) -> list[str]:
     if want.metal is None and metal:
-        problems.append(f"tensorflow-metal {metal} on a stack without it")
+        return [f"tensorflow-metal {metal} on a recipe without it"]
     if want.metal and want.metal != ANY and not same_version(metal, want.metal):
-        problems.append(f"tensorflow-metal {metal or 'none'}, not {want.metal}")
+        return [f"tensorflow-metal {metal or 'none'}, not {want.metal}"]
+    return []
+
+
+def _keras_outside(versions: dict[str, str | None], tf: str, want: Pins) -> list[str]:
     keras, tf_keras = versions.get("keras"), versions.get("tf-keras")
     if want.keras == "keras3" and (not keras or version_tuple(keras) < (3,)):
-        problems.append(f"Keras {keras or 'none'}, not Keras 3")
-    if want.keras == "keras2" and version_tuple(tf) >= (2, 16):
+        return [f"Keras {keras or 'none'}, not Keras 3"]
+    if want.keras != "keras2":
+        return []
+    if version_tuple(tf) >= (2, 16):
         if not tf_keras or minor(tf_keras) != minor(tf):
-            problems.append(f"tf-keras {tf_keras or 'none'} with TensorFlow {tf}")
-    elif want.keras == "keras2" and (not keras or minor(keras) != minor(tf)):
-        problems.append(f"Keras {keras or 'none'} with TensorFlow {tf}")
-    return problems
+            return [f"tf-keras {tf_keras or 'none'} with TensorFlow {tf}"]
+    elif not keras or minor(keras) != minor(tf):
+        return [f"Keras {keras or 'none'} with TensorFlow {tf}"]
+    return []
 
 
 def two_tensorflows(versions: dict[str, str | None]) -> str | None:
@@ -217,10 +229,10 @@ def pinned(requirement: str) -> tuple[str, str | None]:
     return canonicalize_name(parsed.name), (pins[0].removesuffix(".*") if pins else None)
 
 
-def intended_stack(
+def intended_recipe(
     requirements: list[str], removed: list[str], installed: dict[str, str], legacy: bool
 ) -> str | None:
-    """The Mac stack a doctor fix moves an environment to: the TensorFlow, tensorflow-metal and
+    """The Mac recipe a doctor fix moves an environment to: the TensorFlow, tensorflow-metal and
     Keras the fix names, else those installed (less what it uninstalls); None when unlisted.
 
     legacy: TF_USE_LEGACY_KERAS is set, so tf.keras is tf-keras from TensorFlow 2.16.
@@ -242,5 +254,5 @@ def intended_stack(
         family = "keras3" if keras and version_tuple(keras) >= (3,) else "keras2"
     else:
         family = "keras3"
-    stack = mac_stacks.identify(tf or "any", metal, family)
-    return stack["id"] if stack else None
+    recipe = mac_recipes.identify(tf or "any", metal, family)
+    return recipe["id"] if recipe else None

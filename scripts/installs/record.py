@@ -1,7 +1,7 @@
 """The record of what every printed install command installs (data/commands_record.json):
-which commands are offered where and for which stack, resolving them, and checking the record.
+which commands are offered where and for which recipe, resolving them, and checking the record.
 
-An offer is one command, for one stack, on one platform and Python, given to one environment
+An offer is one command, for one recipe, on one platform and Python, given to one environment
 (the packages already installed, as requirements). The record holds one entry per offer.
 """
 
@@ -16,40 +16,40 @@ from dataclasses import dataclass
 from scripts.core import data_formats, project_files, symptom_readers
 from scripts.installs import fix_routes, purposes, resolve
 from scripts.installs.commands import Printed, commands_in, dumps, steps
-from scripts.installs.purposes import WATCHED, intended_stack, pinned, pins
+from scripts.installs.purposes import WATCHED, intended_recipe, pinned, pins
 
 RECORD = project_files.ROOT / "data" / "commands_record.json"
 ABOUT = (
     "What each install command the site and the doctor print installs, by pip's own resolver "
     "(pip install --dry-run --report against PyPI, --only-binary=:all:, for the platform and "
-    "Python named; a command given to an environment that holds a stack is resolved on top of "
-    "that stack). Written by `make commands-record` (python -m scripts.commands_record); "
+    "Python named; a command given to an environment that holds a recipe is resolved on top of "
+    "that recipe). Written by `make commands-record` (python -m scripts.commands_record); "
     "checked offline by tests/test_commands_record.py. Edit data/command_purposes.yml, not this."
 )
 
 
 @dataclass(frozen=True)
 class Offer:
-    """One command offered for one stack on one platform and Python, to one environment."""
+    """One command offered for one recipe on one platform and Python, to one environment."""
 
     command: str
-    stack: str
+    recipe: str
     platform: str
     python: str
     onto: tuple[str, ...]  # requirements already installed ("name==version"); () for none
 
     def key(self) -> tuple:
-        return (self.command, self.stack, self.platform, self.python, self.onto)
+        return (self.command, self.recipe, self.platform, self.python, self.onto)
 
 
 class MissingPurpose(ValueError):
     """A printed command that data/command_purposes.yml does not list."""
 
 
-def _onto(stack: str | None, platform: str) -> tuple[str, ...]:
-    if not stack:
+def _onto(recipe: str | None, platform: str) -> tuple[str, ...]:
+    if not recipe:
         return ()
-    install = pins(stack).install
+    install = pins(recipe).install
     if platform == "linux-aarch64":  # tensorflow-cpu has no aarch64 wheel; tensorflow is CPU there
         install = tuple(r.replace("tensorflow-cpu==", "tensorflow==") for r in install)
     return install
@@ -67,15 +67,15 @@ def printed_offers(printed: Iterable[Printed]) -> tuple[dict[Offer, set[str]], d
         if found is None:
             raise MissingPurpose(
                 f"{item.where} prints `{item.command}`, which {purposes.PURPOSES.name} does "
-                "not list: add it with the stack it is for"
+                "not list: add it with the recipe it is for"
             )
         if isinstance(found, str):
             skipped[item.command] = found
             continue
         for use in found:
             for platform in use.platforms:
-                for python in use.pythons or pins(use.stack).pythons:
-                    offer = Offer(item.command, use.stack, platform, python,
+                for python in use.pythons or pins(use.recipe).pythons:
+                    offer = Offer(item.command, use.recipe, platform, python,
                                   _onto(use.onto, platform))  # fmt: skip
                     offers.setdefault(offer, set()).add(item.where)
     return offers, skipped
@@ -101,7 +101,7 @@ def onto_of(installed: dict[str, str]) -> tuple[str, ...]:
 def offer_of(
     command: str, platform: str, python: str, installed: dict[str, str], legacy: bool
 ) -> Offer | None:
-    """The offer of a command given to an environment: for the stack it moves the environment
+    """The offer of a command given to an environment: for the recipe it moves the environment
     to (Linux: this project's pins; a fix that keeps an unlisted TensorFlow: that TensorFlow),
     or None when it installs nothing (an uninstall only, resolved without pip)."""
     parts = steps(command)
@@ -111,15 +111,15 @@ def offer_of(
                     if not a.startswith("-")]  # fmt: skip
     removed = [p for s in parts if s.action == "uninstall" for p in s.packages]
     if platform.startswith("linux"):
-        stack = "linux"
+        recipe = "linux"
     else:
-        stack = intended_stack(requirements, removed, installed, legacy)
-        stack = stack or purposes.kept_stack(requirements, installed)
-    return Offer(command, stack or "unlisted", platform, python, onto_of(installed))
+        recipe = intended_recipe(requirements, removed, installed, legacy)
+        recipe = recipe or purposes.kept_recipe(requirements, installed)
+    return Offer(command, recipe or "unlisted", platform, python, onto_of(installed))
 
 
 def doctor_offers(fixes: Iterable[DoctorFix]) -> dict[Offer, set[str]]:
-    """The offers of every install command in the doctor's fixes; each is for the stack it
+    """The offers of every install command in the doctor's fixes; each is for the recipe it
     moves the machine to (Linux: this project's pins), given to what the machine holds."""
     offers: dict[Offer, set[str]] = {}
     for fix in fixes:
@@ -136,7 +136,7 @@ def symptom_offers(entries: Iterable[dict], recommended: list[str]) -> dict[Offe
     offers: dict[Offer, set[str]] = {}
     for entry in entries:
         where = f"data/symptoms.yml#{entry['id']}"
-        for reader in symptom_readers.readers(entry, where):
+        for reader in symptom_readers.readers(entry):
             installed = dict(reader.packages)
             legacy = dict(reader.env).get("TF_USE_LEGACY_KERAS") in ("true", "True", "1")
             for route in fix_routes.from_fix_code(entry["fix_code"], recommended):
@@ -200,7 +200,7 @@ def _installed(onto: tuple[str, ...], platform: str, python: str) -> resolve.Env
 def resolve_offer(offer: Offer, today: str) -> dict:
     """One record entry: the watched packages' versions after the command, or pip's error."""
     entry = {
-        "command": offer.command, "stack": offer.stack, "platform": offer.platform,
+        "command": offer.command, "recipe": offer.recipe, "platform": offer.platform,
         "python": offer.python, "onto": list(offer.onto), "date": today,
     }  # fmt: skip
     try:
@@ -263,14 +263,14 @@ def load() -> dict:
 
 
 def entry_key(entry: dict) -> tuple:
-    return (entry["command"], entry["stack"], entry["platform"], entry["python"],
+    return (entry["command"], entry["recipe"], entry["platform"], entry["python"],
             tuple(entry["onto"]))  # fmt: skip
 
 
 def problems(offers: Iterable[Offer] | dict[Offer, set[str]], record: dict) -> list[str]:
     """Every way the offers and the record disagree with the offers' purposes. Both ways: an
     entry no offer has, and an offer printed in other places than its entry says. Then an
-    offer the record lacks, one that resolves to nothing, one that leaves its stack's pins,
+    offer the record lacks, one that resolves to nothing, one that leaves its recipe's pins,
     one that ends with two TensorFlow distributions (purposes.two_tensorflows)."""
     entries = {entry_key(entry): entry for entry in record["entries"]}
     offered = {offer.key() for offer in offers}
@@ -280,11 +280,11 @@ def problems(offers: Iterable[Offer] | dict[Offer, set[str]], record: dict) -> l
         for key in sorted(set(entries) - offered)
     ]
     for offer in sorted(set(offers), key=lambda o: o.key()):
-        at = f"`{offer.command}` for {offer.stack} on {offer.platform}, Python {offer.python}"
+        at = f"`{offer.command}` for {offer.recipe} on {offer.platform}, Python {offer.python}"
         if offer.onto:
             at += f", given to {' '.join(offer.onto)}"
-        if offer.stack == "unlisted":
-            found.append(f"{at}: moves the environment to no stack of data/mac_stacks.json")
+        if offer.recipe == "unlisted":
+            found.append(f"{at}: moves the environment to no recipe of data/mac_recipes.json")
             continue
         entry = entries.get(offer.key())
         where = offers.get(offer) if isinstance(offers, dict) else None
@@ -305,7 +305,7 @@ def problems(offers: Iterable[Offer] | dict[Offer, set[str]], record: dict) -> l
         if entry["resolved"] is None:
             found.append(f"{at}: resolves to nothing ({entry['error']})")
         else:
-            for problem in purposes.outside_pins(entry["resolved"], offer.stack):
+            for problem in purposes.outside_pins(entry["resolved"], offer.recipe):
                 found.append(f"{at}: installs {problem}")
             two = purposes.two_tensorflows(entry["resolved"])
             if two:

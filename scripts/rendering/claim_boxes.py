@@ -109,7 +109,7 @@ def details(evidence: dict, mine: list[Row]) -> list[str]:
 
 def moves_sentence(mine: list[Row], measured: dict[str, list[str]] | None = None) -> str | None:
     """Where the claim's long-run speed-up moved from a machine's reference stack, as What
-    changed between stacks lists it (findings/stack_moves.py)."""
+    changed between stacks lists it (scripts/findings/stack_moves.py)."""
     moved = stack_moves.moves(mine, measured)
     if not moved:
         return None

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from scripts.core import plain_text
+from scripts.core import data_formats, plain_text
 from scripts.core.catalog import ROOT
 from scripts.rendering import names
 
@@ -36,14 +36,7 @@ FACTOR_PAGES = {
     "versions": "Versions",
 }
 
-SOURCE_KEYS = ("id", "title", "url", "date", "hardware", "software", "pages", "rows")
-ROW_KEYS = ("hardware", "workload", "batch", "value", "unit")
-# The other files of a source that its provenance was read in (the machine's description, the
-# script, a README), each with its own link, so every fact opens the file it was read in.
-ALSO_READ_KEYS = ("file", "url", "for")
-# https, a host, then only characters that cannot end a Markdown link or open markup.
-URL = re.compile(r"https://[A-Za-z0-9.-]+(/[A-Za-z0-9._~%!$&'*+,;=:@/?#-]*)?")
-DATE = re.compile(r"\d{4}(-\d{2}){0,2}")
+PLACE = re.compile(r"sources\[(\d+)\]")  # a source's place in a schema message
 # A figure from an Apple-silicon Mac names its chip first: "Apple M1 Max, 32-core GPU".
 APPLE_SILICON = re.compile(r"Apple M\d")
 RESULTS_LINK = "results.md#reported-elsewhere-not-measured-by-this-project"
@@ -51,60 +44,53 @@ TITLE = "Reported by others, not measured here"
 
 
 class ReferenceDataError(ValueError):
-    """data/reference_results.yml breaks its schema; the message names the source and field."""
+    """data/reference_results.yml breaks its schema or a rule between fields; the message
+    names the file, the source (its place and id) and the field."""
 
 
 def load(path: Path = REFERENCE_FILE) -> list[dict]:
-    sources = yaml.safe_load(path.read_text(encoding="utf-8"))["sources"]
-    check(sources)
-    return sources
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
+        raise ReferenceDataError(f"{path.name}: cannot read it: {error}") from error
+    check_file(data, path.name)
+    return data["sources"]
 
 
-def check(sources: list[dict]) -> None:
-    """Raise ReferenceDataError on the first source or row that breaks the schema."""
+def check(sources: list[dict], where: str = REFERENCE_FILE.name) -> None:
+    """check_file for a list of sources, as the file holds them under `sources`."""
+    check_file({"sources": sources}, where)
+
+
+def check_file(data: object, where: str) -> None:
+    """Each field as data/reference_results.schema.json defines it; then what a schema cannot
+    say: ids listed once, pages that are factor pages, each row's pages among its source's,
+    and a row for each page a source names."""
+    try:
+        data_formats.check(data, Path(where), "reference_results")
+    except data_formats.FormatError as error:
+        listed = data.get("sources") if isinstance(data, dict) else None
+        sources = listed if isinstance(listed, list) else []
+        ids = [s.get("id", "?") if isinstance(s, dict) else "?" for s in sources]
+        named = PLACE.sub(lambda m: f"{m.group(0)} ({ids[int(m.group(1))]})", str(error))
+        raise ReferenceDataError(named) from error
     seen: set[str] = set()
-    for source in sources:
-        name = source.get("id", "?")
-        missing = [key for key in SOURCE_KEYS if source.get(key) in (None, "", [])]
-        if missing:
-            raise ReferenceDataError(f"source {name}: missing {', '.join(missing)}")
-        if name in seen:
-            raise ReferenceDataError(f"source {name}: id used twice")
-        seen.add(name)
-        if not URL.fullmatch(source["url"]):
-            raise ReferenceDataError(f"source {name}: url must be a plain https URL")
-        if not DATE.fullmatch(str(source["date"])):
-            raise ReferenceDataError(f"source {name}: date must be YYYY, YYYY-MM or YYYY-MM-DD")
+    for number, source in enumerate(data["sources"]):
+        at = f"{where}: sources[{number}] ({source['id']})"
+        if source["id"] in seen:
+            raise ReferenceDataError(f"{at}: id used twice")
+        seen.add(source["id"])
         unknown = set(source["pages"]) - set(FACTOR_PAGES)
         if unknown:
-            raise ReferenceDataError(f"source {name}: unknown pages {sorted(unknown)}")
-        check_also_read(source.get("also_read", []), name)
+            raise ReferenceDataError(f"{at}.pages: unknown pages {sorted(unknown)}")
         for index, row in enumerate(source["rows"]):
-            where = f"source {name}, row {index + 1}"
-            missing = [key for key in ROW_KEYS if row.get(key) in (None, "")]
-            if missing:
-                raise ReferenceDataError(f"{where}: missing {', '.join(missing)}")
             if not set(row.get("pages", source["pages"])) <= set(source["pages"]):
-                raise ReferenceDataError(f"{where}: pages must be among the source's pages")
-            if "link" in row and not URL.fullmatch(row["link"]):
-                raise ReferenceDataError(f"{where}: link must be a plain https URL")
+                raise ReferenceDataError(
+                    f"{at}.rows[{index}].pages: must be among the source's pages"
+                )
         for page in source["pages"]:
             if not rows_for(source, page):
-                raise ReferenceDataError(f"source {name}: no row for page {page}")
-
-
-def check_also_read(files: object, name: str) -> None:
-    """also_read: a list of {file, url, for}, each url a plain https address."""
-    if not isinstance(files, list):
-        raise ReferenceDataError(f"source {name}: also_read must be a list of {{file, url, for}}")
-    for index, item in enumerate(files):
-        where = f"source {name}, also_read item {index + 1}"
-        if not isinstance(item, dict) or set(item) != set(ALSO_READ_KEYS):
-            raise ReferenceDataError(f"{where}: must have exactly {', '.join(ALSO_READ_KEYS)}")
-        if not all(isinstance(item[key], str) and item[key].strip() for key in ALSO_READ_KEYS):
-            raise ReferenceDataError(f"{where}: file, url and for must be text")
-        if not URL.fullmatch(item["url"]):
-            raise ReferenceDataError(f"{where}: url must be a plain https URL")
+                raise ReferenceDataError(f"{at}: no row for page {page}")
 
 
 def rows_for(source: dict, page: str) -> list[dict]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from scripts.core import (
     claims,
     compatibility,
-    mac_stacks,
+    mac_recipes,
     measured_stacks,
     plain_text,
     sources,
@@ -24,7 +24,7 @@ from scripts.core.catalog import ROOT
 from scripts.findings.pairs import Findings
 from scripts.rendering import (
     batch_fit,
-    calibration,
+    calibration_page,
     charts,
     chip_view,
     claim_boxes,
@@ -133,7 +133,7 @@ def render_all(
         if fit:
             files[f"{snippet}.fit.md"] = fit
     files["reproducibility.md"] = reproducibility(all_data, claim_list)
-    files["calibration.md"] = calibration.table(stack_data)
+    files["calibration.md"] = calibration_page.table(stack_data)
     for page in sorted({c["page"] for c in claim_list}):
         name = Path(page).with_suffix("").as_posix()
         files[f"claims/{name}.md"] = claim_boxes.page_fragment(
@@ -154,9 +154,9 @@ def render_all(
     )
     if compatibility.DATA.exists():  # the versions page's table, from data/compatibility.json
         files[compat_table.OUTPUT] = compat_table.render()
-    if mac_stacks.DATA.exists():  # the Set up page's stacks, from data/mac_stacks.json
-        files[mac_stacks.OUTPUT] = mac_stacks.render()
-        files[mac_stacks.RECOMMENDATION_OUTPUT] = mac_stacks.render_recommendation()
+    if mac_recipes.DATA.exists():  # the Set up page's recipes, from data/mac_recipes.json
+        files[mac_recipes.OUTPUT] = mac_recipes.render()
+        files[mac_recipes.RECOMMENDATION_OUTPUT] = mac_recipes.render_recommendation()
     files[symptoms.OUTPUT], files[symptoms.TOP_OUTPUT] = symptoms.render(), symptoms.render_top()
     files[sources_page.OUTPUT] = sources_page.render(  # the Sources page's list
         sources.load(root / "data" / "sources.yml", root), files, root

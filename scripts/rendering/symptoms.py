@@ -12,9 +12,8 @@ from functools import cache
 from pathlib import Path
 
 import markdown
-import yaml
 
-from scripts.core import mac_stacks, symptom_readers
+from scripts.core import data_formats, mac_recipes
 from scripts.core.catalog import ROOT
 
 DATA = ROOT / "data" / "symptoms.yml"
@@ -22,18 +21,11 @@ DOCS = ROOT / "docs"
 OUTPUT = "symptoms/all.md"
 TOP_OUTPUT = "symptoms/top.md"
 PAGE = "symptoms.md"
-FIELDS = (
-    "id", "title", "era", "group", "verbatim", "what_you_see", "cause", "fix", "doctor",
-    "guide", "sources",
-)  # fmt: skip
-ERAS = {
+ERAS = {  # the page's words for each era the schema allows (a test holds the two equal)
     "ML Compute fork": "Apple's ML Compute fork (`tensorflow_macos`, 2020–21)",
     "tensorflow-metal": "the tensorflow-metal plugin (2021 on)",
     "both": "both eras (the ML Compute fork and tensorflow-metal)",
 }
-FIX_LANGS = ("console", "py")  # "py", not "python": pytest-codeblocks runs python fences
-SEARCH_TEXT_MIN = 20  # shorter fixed parts match too much of the page to find one entry
-SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 INCLUDE = re.compile(r'^\s*--8<--\s+"([^":]+)"\s*$', re.MULTILINE)
 EXTENSIONS = [
     "toc", "attr_list", "md_in_html", "tables", "admonition", "footnotes",
@@ -42,69 +34,46 @@ EXTENSIONS = [
 
 
 class SymptomsError(ValueError):
-    """data/symptoms.yml has an entry with a missing or wrong field."""
+    """data/symptoms.yml breaks its schema or a rule between its fields or with docs/."""
 
 
 @cache
 def load(path: Path = DATA) -> dict:
     """The file as stored, checked: {'groups': [...], 'symptoms': [...]}."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        raise SymptomsError(f"{path.name}: not valid YAML: {error}") from error
+        data = data_formats.read(path, "symptoms")
+    except data_formats.FormatError as error:
+        raise SymptomsError(str(error)) from error
     check(data, path.name)
     return data
 
 
 def check(data: dict, where: str = "symptoms.yml") -> None:
-    """Every entry has its fields, a known era and group, https sources and links that resolve."""
-    if not isinstance(data, dict) or not data.get("groups") or not data.get("symptoms"):
-        raise SymptomsError(f"{where}: expected a mapping with 'groups' and 'symptoms' lists")
-    groups = [group.get("id") for group in data["groups"]]
+    """Each field as data/symptoms.schema.json defines it; then what a schema cannot say: ids
+    used once, a known group, also_seen and search_text only on verbatim entries, search text
+    copied from the message, links that resolve in docs/."""
+    try:
+        data_formats.check(data, Path(where), "symptoms")
+    except data_formats.FormatError as error:
+        raise SymptomsError(str(error)) from error
+    groups = [group["id"] for group in data["groups"]]
     seen: set[str] = set()
     for group in data["groups"]:
-        _check_id(group.get("id"), f"{where}: group {group.get('id')!r}", seen)
-        if not group.get("title"):
-            raise SymptomsError(f"{where}: group {group['id']!r}: missing field 'title'")
+        _check_id(group["id"], f"{where}: group {group['id']!r}", seen)
     for number, entry in enumerate(data["symptoms"]):
-        at = f"{where}: symptoms[{number}] ({entry.get('id', '?')})"
-        for field in FIELDS:
-            if field not in entry or (entry[field] in ("", []) and field != "doctor"):
-                raise SymptomsError(f"{at}: missing field {field!r}")
+        at = f"{where}: symptoms[{number}] ({entry['id']})"
         _check_id(entry["id"], at, seen)
-        if entry["era"] not in ERAS:
-            raise SymptomsError(f"{at}: era must be one of {list(ERAS)}")
         if entry["group"] not in groups:
             raise SymptomsError(f"{at}: group must be one of {groups}")
-        if not isinstance(entry["verbatim"], bool) or not isinstance(entry.get("top", False), bool):
-            raise SymptomsError(f"{at}: verbatim and top must be true or false")
-        if entry["doctor"] is not None and not isinstance(entry["doctor"], str):
-            raise SymptomsError(f"{at}: doctor must be a check name or null")
-        for other in entry.get("also_seen", []):
-            if not entry["verbatim"] or not isinstance(other, dict):
-                raise SymptomsError(f"{at}: also_seen needs verbatim: true and a list of entries")
-            if not other.get("when") or not other.get("text"):
-                raise SymptomsError(f"{at}: every also_seen entry needs 'when' and 'text'")
+        if entry.get("also_seen") and not entry["verbatim"]:
+            raise SymptomsError(f"{at}: also_seen needs verbatim: true")
         problem = search_text_problem(entry)
         if problem:
             raise SymptomsError(f"{at}: search_text {problem}")
-        if entry.get("fix_lang", "console") not in FIX_LANGS:
-            raise SymptomsError(f"{at}: fix_lang must be one of {FIX_LANGS}")
-        # onto (optional): the environments the fix code's readers run it in, each a mapping
-        # of python, packages (name==version) and env (scripts/core/symptom_readers.py).
-        try:
-            symptom_readers.readers(entry, at)
-        except symptom_readers.ReadersError as error:
-            raise SymptomsError(str(error)) from error
         for link in [entry["guide"], *entry.get("see_also", [])]:
             problem = link_problem(link)
             if problem:
                 raise SymptomsError(f"{at}: guide/see_also {link!r}: {problem}")
-        if "#" not in entry["guide"]:
-            raise SymptomsError(f"{at}: guide must name a section, as page.md#anchor")
-        for source in entry["sources"]:
-            if not source.get("title") or not str(source.get("url", "")).startswith("https://"):
-                raise SymptomsError(f"{at}: every source needs a title and an https url")
 
 
 def message_lines(entry: dict) -> list[str]:
@@ -120,22 +89,19 @@ def search_line(entry: dict) -> str:
 
 
 def search_text_problem(entry: dict) -> str | None:
-    """Why an entry's optional `search_text` is not usable, or None."""
+    """Why an entry's optional `search_text` is not usable, or None (its length and spaces are
+    the schema's)."""
     if "search_text" not in entry:
         return None
     text = entry["search_text"]
     if not entry["verbatim"]:
         return "needs verbatim: true (it is a part of the copied message)"
-    if not isinstance(text, str) or len(text.strip()) < SEARCH_TEXT_MIN or text != text.strip():
-        return f"must be a string of at least {SEARCH_TEXT_MIN} characters, without outer spaces"
     if not any(text in line for line in message_lines(entry)):
         return "must be copied from one line of what_you_see or of an also_seen text"
     return None
 
 
-def _check_id(value: object, at: str, seen: set[str]) -> None:
-    if not isinstance(value, str) or not SLUG.match(value):
-        raise SymptomsError(f"{at}: id must be a lower-case slug (a-z, 0-9, '-')")
+def _check_id(value: str, at: str, seen: set[str]) -> None:
     if value in seen:
         raise SymptomsError(f"{at}: id {value!r} is used twice")
     seen.add(value)
@@ -187,9 +153,9 @@ def _fix_code(entry: dict) -> list[str]:
     code = entry.get("fix_code")
     if not code:
         return []
-    stack = mac_stacks.recommended()
-    low, high = stack["python"]
-    install = "\n".join(f"$ {line}" for line in stack["install"])
+    recipe = mac_recipes.recommended()
+    low, high = recipe["python"]
+    install = "\n".join(f"$ {line}" for line in recipe["install"])
     code = code.replace("{recommended}", install)
     code = code.replace("{recommended_python}", f"{low} to {high}")
     return ["", f"```{entry.get('fix_lang', 'console')}", code, "```"]

@@ -33,7 +33,7 @@ DEFAULT_STEPS = 10
 LOSS_NAME, OPTIMIZER_NAME = "LOSS", "OPTIMIZER"
 DEFAULT_OPTIMIZER = "rmsprop"  # what model.compile uses when given no optimizer
 # The Keras packages whose models tune drives: Keras 3, and Keras 2 as tf_keras (the Keras
-# of the stack Set up recommends for Macs). A `keras` 2.x package is Keras 2 as well.
+# of the recipe Set up recommends for Macs). A `keras` 2.x package is Keras 2 as well.
 KERAS_PACKAGES = ("keras", "tf_keras")
 
 EXPECTED = {

@@ -1,13 +1,13 @@
-"""The doctor's mac stack line matches TensorFlow by minor version, and says so where the
-install is not the version the stack pins: TensorFlow 2.15.1 is the 2.15 stack's minor but a
-different build from the 2.15.0 it pins (data/mac_stacks.json), so its PASS must not read as
-that stack's exact install (the mac-advice review's C6)."""
+"""The doctor's mac recipe line matches TensorFlow by minor version, and says so where the
+install is not the version the recipe pins: TensorFlow 2.15.1 is the 2.15 recipe's minor but a
+different build from the 2.15.0 it pins (data/mac_recipes.json), so its PASS must not read as
+that recipe's exact install (the mac-advice review's C6)."""
 
 from __future__ import annotations
 
 import pytest
 
-from scripts.core import mac_stacks
+from scripts.core import mac_recipes
 from scripts.doctor import rules
 from scripts.doctor.checks import Status
 from tests.test_doctor_rules import mac_with
@@ -19,18 +19,18 @@ def keras2_mac(tf: str):
 
 
 def test_the_pin_is_read_from_the_stacks_install_line():
-    stacks = {stack["id"]: stack for stack in mac_stacks.load()["stacks"]}
-    assert mac_stacks.pinned_version(stacks["tf215-keras2-metal110"], "tensorflow") == "2.15.0"
-    assert mac_stacks.pinned_version(stacks["tf215-keras2-metal110"], "tensorflow-metal") == (
+    recipes = {recipe["id"]: recipe for recipe in mac_recipes.load()["recipes"]}
+    assert mac_recipes.pinned_version(recipes["tf215-keras2-metal110"], "tensorflow") == "2.15.0"
+    assert mac_recipes.pinned_version(recipes["tf215-keras2-metal110"], "tensorflow-metal") == (
         "1.1.0"
     )
     unpinned = {"install": ["python -m pip install tensorflow"]}
-    assert mac_stacks.pinned_version(unpinned, "tensorflow") is None
+    assert mac_recipes.pinned_version(unpinned, "tensorflow") is None
 
 
 @pytest.mark.parametrize("tf, says", [("2.15.0", False), ("2.15.1", True)])
 def test_another_patch_of_a_listed_stack_is_named_as_matched_by_minor(tf, says):
-    check = rules.check_stack(keras2_mac(tf))
+    check = rules.check_mac_recipe(keras2_mac(tf))
     assert check.status is Status.PASS, check
     assert "TensorFlow 2.15.0 +" in check.found
     assert ("by its minor version (it pins TensorFlow 2.15.0, not 2.15.1)" in check.found) is says

@@ -1,4 +1,5 @@
-"""The Mac stacks (data/mac_stacks.json): which one a reader's install is, and the Set up table.
+"""The Mac install recipes (data/mac_recipes.json): which one a reader's install is, and the Set up
+table.
 
 One file feeds the Set up page and the doctor, so the recommendation cannot drift between them.
 Standard library only: the doctor imports this module.
@@ -14,8 +15,8 @@ from pathlib import Path
 from scripts.core import project_files
 from scripts.core.compatibility import minor, same_version
 
-DATA = project_files.ROOT / "data" / "mac_stacks.json"
-OUTPUT = "setup/stacks.md"
+DATA = project_files.ROOT / "data" / "mac_recipes.json"
+OUTPUT = "setup/recipes.md"
 RECOMMENDATION_OUTPUT = "setup/recommendation.md"
 ASPECTS = {
     "imports": "Imports and loads",
@@ -23,13 +24,10 @@ ASPECTS = {
     "results_correct": "Results match the CPU",
     "speed": "Speed",
 }
-KERAS_FAMILIES = ("keras2", "keras3", "any")
-ADVICE = ("recommended", "alternative", "warn")
-FIELDS = ("id", "name", "match", "python", "install", "advice", "verified", "known_issues")
 
 
-class StacksError(ValueError):
-    """data/mac_stacks.json is missing a field or refers to something it does not define."""
+class RecipeError(ValueError):
+    """data/mac_recipes.json refers to something it does not define."""
 
 
 @cache
@@ -41,63 +39,57 @@ def load(path: Path = DATA) -> dict:
 
 
 def check(data: dict, where: str) -> None:
-    """Every stack has its fields, known statuses and sources that the file defines."""
-    sources, statuses = data.get("sources", {}), data.get("statuses", {})
-    ids = [stack.get("id") for stack in data.get("stacks", [])]
-    if data.get("recommended") not in ids:
-        raise StacksError(f"{where}: recommended must name one of the stacks {ids}")
-    for stack in data["stacks"]:
-        at = f"{where}: stack {stack.get('id')!r}"
-        for field in FIELDS:
-            if field not in stack:
-                raise StacksError(f"{at}: missing field {field!r}")
-        if stack["advice"] != "recommended" and stack["id"] == data["recommended"]:
-            raise StacksError(f"{at}: the recommended stack needs advice 'recommended'")
-        if stack["advice"] not in ADVICE:
-            raise StacksError(f"{at}: advice must be one of {ADVICE}")
-        if stack["match"].get("keras") not in KERAS_FAMILIES:
-            raise StacksError(f"{at}: match.keras must be one of {KERAS_FAMILIES}")
-        if set(stack["verified"]) != set(ASPECTS):
-            raise StacksError(f"{at}: verified must have exactly {sorted(ASPECTS)}")
-        items = list(stack["verified"].values()) + stack["known_issues"]
-        for item in items:
+    """What data/mac_recipes.schema.json cannot say (its fields, advice words and Keras
+    families are the schema's, and a test holds the file to it; this module runs in
+    tf-doctor.pyz, which has no jsonschema): the recommended recipe exists and is advised,
+    statuses and sources are defined, every tensorflow-metal has its wheels listed, and
+    other_pythons names recipes that exist."""
+    sources, statuses = data["sources"], data["statuses"]
+    ids = [recipe["id"] for recipe in data["recipes"]]
+    if data["recommended"] not in ids:
+        raise RecipeError(f"{where}: recommended must name one of the recipes {ids}")
+    for number, recipe in enumerate(data["recipes"]):
+        at = f"{where}: recipes[{number}] ({recipe['id']})"
+        if recipe["advice"] != "recommended" and recipe["id"] == data["recommended"]:
+            raise RecipeError(f"{at}.advice: the recommended recipe needs advice 'recommended'")
+        for item in [*recipe["verified"].values(), *recipe["known_issues"]]:
             if "status" in item and item["status"] not in statuses:
-                raise StacksError(f"{at}: status {item['status']!r} is not in statuses")
+                raise RecipeError(f"{at}: status {item['status']!r} is not in statuses")
             unknown = [name for name in item.get("sources", []) if name not in sources]
             if unknown:
-                raise StacksError(f"{at}: sources {unknown} are not defined in 'sources'")
-        metal = stack["match"]["metal"]
-        if metal and metal not in data.get("metal_wheels", {}):
-            raise StacksError(f"{at}: metal_wheels has no entry for tensorflow-metal {metal}")
-    unknown = [name for name in data.get("other_pythons", {}).get("stacks", []) if name not in ids]
+                raise RecipeError(f"{at}: sources {unknown} are not defined in 'sources'")
+        metal = recipe["match"]["metal"]
+        if metal and metal not in data["metal_wheels"]:
+            raise RecipeError(f"{at}.match.metal: metal_wheels has no entry for {metal}")
+    unknown = [name for name in data["other_pythons"]["recipes"] if name not in ids]
     if unknown:
-        raise StacksError(f"{where}: other_pythons names stacks {unknown} that are not defined")
+        raise RecipeError(f"{where}: other_pythons names recipes {unknown} that are not defined")
 
 
 def recommended(data: dict | None = None) -> dict:
     data = data or load()
-    return next(s for s in data["stacks"] if s["id"] == data["recommended"])
+    return next(s for s in data["recipes"] if s["id"] == data["recommended"])
 
 
 def _python_in(low: str, high: str, python: str | None) -> bool:
     return minor(low) <= minor(python) <= minor(high)
 
 
-def python_fits(stack: dict, python: str | None) -> bool:
-    """Whether every package of the stack has a wheel for this Python (its recorded range)."""
-    return _python_in(*stack["python"], python)
+def python_fits(recipe: dict, python: str | None) -> bool:
+    """Whether every package of the recipe has a wheel for this Python (its recorded range)."""
+    return _python_in(*recipe["python"], python)
 
 
 def for_python(python: str | None, data: dict | None = None) -> dict | None:
-    """The stack to install on this Python: the recommended one where its wheels exist, else
-    the first of `other_pythons` whose wheels do; None when no listed stack installs there."""
+    """The recipe to install on this Python: the recommended one where its wheels exist, else
+    the first of `other_pythons` whose wheels do; None when no listed recipe installs there."""
     data = data or load()
     best = recommended(data)
     if not python or python_fits(best, python):
         return best
-    stacks = {stack["id"]: stack for stack in data["stacks"]}
-    names = data.get("other_pythons", {}).get("stacks", [])
-    return next((stacks[n] for n in names if python_fits(stacks[n], python)), None)
+    recipes = {recipe["id"]: recipe for recipe in data["recipes"]}
+    names = data.get("other_pythons", {}).get("recipes", [])
+    return next((recipes[n] for n in names if python_fits(recipes[n], python)), None)
 
 
 def metal_wheels(metal: str | None, data: dict | None = None) -> tuple[str, str] | None:
@@ -115,27 +107,27 @@ def metal_installs(metal: str | None, python: str | None, data: dict | None = No
     return _python_in(span[0], span[1], python)
 
 
-def pinned_version(stack: dict, package: str) -> str | None:
-    """The version the stack's install lines pin for a package ("tensorflow==2.15.0" gives
+def pinned_version(recipe: dict, package: str) -> str | None:
+    """The version the recipe's install lines pin for a package ("tensorflow==2.15.0" gives
     2.15.0), or None where they leave it unpinned or do not install it."""
-    found = re.search(rf'"{re.escape(package)}==([^"*]+)"', " ".join(stack["install"]))
+    found = re.search(rf'"{re.escape(package)}==([^"*]+)"', " ".join(recipe["install"]))
     return found.group(1) if found else None
 
 
-def install_command(stack: dict) -> str:
-    """The stack's install lines joined into one shell command."""
-    return " && ".join(stack["install"])
+def install_command(recipe: dict) -> str:
+    """The recipe's install lines joined into one shell command."""
+    return " && ".join(recipe["install"])
 
 
 def identify(tf: str, metal: str | None, keras: str, data: dict | None = None) -> dict | None:
-    """The stack this install is: TensorFlow by minor version, metal exactly, Keras family.
+    """The recipe this install is: TensorFlow by minor version, metal exactly, Keras family.
 
     keras is 'keras2' (tf.keras is Keras 2: TensorFlow before 2.16, or tf-keras with
     TF_USE_LEGACY_KERAS) or 'keras3'.
     """
     data = data or load()
-    for stack in data["stacks"]:
-        match = stack["match"]
+    for recipe in data["recipes"]:
+        match = recipe["match"]
         minors = match["tensorflow"]
         if "any" not in minors and minor(tf) not in [minor(m) for m in minors]:
             continue
@@ -145,13 +137,13 @@ def identify(tf: str, metal: str | None, keras: str, data: dict | None = None) -
             continue
         if match["keras"] not in ("any", keras):
             continue
-        return stack
+        return recipe
     return None
 
 
-def is_warned(stack: dict) -> bool:
-    """Whether the doctor warns about this stack (its `advice` in the data file)."""
-    return stack["advice"] == "warn"
+def is_warned(recipe: dict) -> bool:
+    """Whether the doctor warns about this recipe (its `advice` in the data file)."""
+    return recipe["advice"] == "warn"
 
 
 def _links(names: list[str], data: dict) -> str:
@@ -169,34 +161,34 @@ def _label(url: str) -> str:
 
 
 def render(data: dict | None = None) -> str:
-    """The Set up page's comparison: a summary table, then each stack with its evidence."""
+    """The Set up page's comparison: a summary table, then each recipe with its evidence."""
     data = data or load()
     statuses = data["statuses"]
     lines = [
-        "| Stack | Python (wheels) | " + " | ".join(ASPECTS.values()) + " |",
+        "| Recipe | Python (wheels) | " + " | ".join(ASPECTS.values()) + " |",
         "|" + "---|" * (len(ASPECTS) + 2),
     ]
-    for stack in data["stacks"]:
-        mark = " **(recommended)**" if stack["id"] == data["recommended"] else ""
-        cells = [statuses[stack["verified"][aspect]["status"]] for aspect in ASPECTS]
-        low, high = stack["python"]
-        lines.append(f"| {stack['name']}{mark} | {low}–{high} | " + " | ".join(cells) + " |")
+    for recipe in data["recipes"]:
+        mark = " **(recommended)**" if recipe["id"] == data["recommended"] else ""
+        cells = [statuses[recipe["verified"][aspect]["status"]] for aspect in ASPECTS]
+        low, high = recipe["python"]
+        lines.append(f"| {recipe['name']}{mark} | {low}–{high} | " + " | ".join(cells) + " |")
     checked = data["wheels_checked"]
     lines += [
         "",
-        "Python (wheels): the Python versions for which every package of the stack has a macOS "
+        "Python (wheels): the Python versions for which every package of the recipe has a macOS "
         f"arm64 wheel on PyPI. Checked on {checked['date']}: {checked['how']}.",
     ]
-    for stack in data["stacks"]:
-        mark = " (recommended)" if stack["id"] == data["recommended"] else ""
-        lines += ["", f"### {stack['name']}{mark}", ""]
-        lines += ["```console"] + [f"$ {line}" for line in stack["install"]] + ["```", ""]
+    for recipe in data["recipes"]:
+        mark = " (recommended)" if recipe["id"] == data["recommended"] else ""
+        lines += ["", f"### {recipe['name']}{mark}", ""]
+        lines += ["```console"] + [f"$ {line}" for line in recipe["install"]] + ["```", ""]
         for aspect, title in ASPECTS.items():
-            item = stack["verified"][aspect]
+            item = recipe["verified"][aspect]
             lines.append(
                 f"- **{title}: {statuses[item['status']]}.** {item['text']}{_cite(item, data)}"
             )
-        for issue in stack["known_issues"]:
+        for issue in recipe["known_issues"]:
             lines.append(f"- **Known issue:** {issue['text']}{_cite(issue, data)}")
     return "\n".join(lines) + "\n"
 
@@ -204,9 +196,9 @@ def render(data: dict | None = None) -> str:
 def render_recommendation(data: dict | None = None) -> str:
     """The recommendation with its reasons and caveats, and what other Pythons can use."""
     data = data or load()
-    advice, stack = data["recommendation"], recommended(data)
+    advice, recipe = data["recommendation"], recommended(data)
     lines = [
-        f"**On Python {advice['python']}: {stack['name']}.** "
+        f"**On Python {advice['python']}: {recipe['name']}.** "
         "The commands are under [Install](#install).",
         "",
         "Why this one:",
