@@ -72,8 +72,8 @@ def test_a_truth_is_evidence_from_ten_rounds_across_two_sittings(rounds, sitting
     assert (judgement.status == truth_rules.NOT_EVIDENCE) is not enough
 
 
-def apart_truth(first: float, second: float) -> truth_pool.PooledTruth:
-    spread = [-0.01, 0.0, 0.01, -0.005, 0.005]
+def apart_truth(first: float, second: float, scale: float = 0.01) -> truth_pool.PooledTruth:
+    spread = [-scale, 0.0, scale, -scale / 2, scale / 2]
     runs = [
         fake_run([math.exp(math.log(first) + d) for d in spread], "day 2026-11-27"),
         fake_run([math.exp(math.log(second) + d) for d in spread], "boot 1a2b3c4d"),
@@ -115,7 +115,8 @@ def test_nothing_to_gain_counts_only_inside_the_no_difference_margin():
     assert truth_rules.inside_margin(decisive.low, decisive.high)
     row = {"point": 1.0, "low": 0.95, "high": 1.06}
     assert truth_rules.judge(truth_rules.NONE, decisive, row).status == truth_rules.AGREES
-    weak = apart_truth(1.00, 1.08)  # pooled interval reaches past 1.10
+    weak = apart_truth(1.00, 1.08, scale=0.1)  # sittings overlap; pooled reaches past 1.10
+    assert weak.reproduces
     assert not truth_rules.inside_margin(weak.low, weak.high)
     judged = truth_rules.judge(truth_rules.NONE, weak, row)
     assert judged.status == truth_rules.NOT_EVIDENCE and not judged.counted

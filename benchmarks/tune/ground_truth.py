@@ -29,11 +29,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-
-import time
 
 from benchmarks.tune import committed_run, truth_page, truth_rules, truth_runs
 from scripts.core import outcomes, plain_text, project_files, rounds, stats
@@ -51,9 +50,6 @@ TRUTH_ROUNDS, RUNS_PER_PROCESS = 5, 3  # per sitting: ten rounds in all over two
 GAIN, NONE, LOSS = truth_rules.GAIN, truth_rules.NONE, truth_rules.LOSS
 # The guide's one vocabulary (scripts/core/outcomes.py).
 FASTER, SLOWER, SAME = outcomes.FASTER, outcomes.SLOWER, outcomes.NO_CLEAR_DIFFERENCE
-# A run's provenance, kept with a case's earlier run when the case is measured again.
-RUN_FIELDS = ("tool", "date", "machine", "software", "git", "budget_s",
-              "load_average_start", "load_average_end")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -151,6 +147,8 @@ def tune_rows(case: Case, budget_s: float, design: str, say: Callable[[str], Non
     """tune on the case's file, its experiment only: the rows of that experiment, each arm's
     times per process or round, and how tune made its intervals."""
     report = runner.tune(MODELS / case.file, [case.experiment], budget_s, say, design=design)
+    if report.get("interrupted"):  # Ctrl-C: the case is not appended half measured
+        raise KeyboardInterrupt
     rows = [
         {key: row[key] for key in ROW_KEYS}
         | {key: row[key] for key in WIDE_KEYS if row.get(key) is not None}
@@ -232,22 +230,31 @@ def measure_sitting(
     budget_s: float,
     say: Callable[[str], None],
     path: Path,
-) -> None:
+) -> list[str]:
     """Each case measured and appended to path as soon as it is done (read again and replaced
-    atomically), so an interrupted sitting keeps every case it finished."""
+    atomically), so an interrupted sitting keeps every case it finished; the cases whose
+    truth failed (not appended) are returned."""
     started = time.perf_counter()
     estimate = estimate_seconds(cases, process_rounds)
     say(f"sitting: {len(cases)} cases, {process_rounds} truth process rounds each, tune "
         f"{budget_s:g} s each; estimated {estimate / 60:.0f} min ({ESTIMATE_HOW})")  # fmt: skip
+    failed = []
     for number, case in enumerate(cases, 1):
         elapsed = (time.perf_counter() - started) / 60
         say(f"[{number}/{len(cases)}] {case.file} ({elapsed:.1f} min so far): {case.name}")
-        run = measure_case(case, process_rounds, budget_s, say)
+        try:
+            run = measure_case(case, process_rounds, budget_s, say)
+        except RuntimeError as error:  # a truth process failed: nothing to append
+            say(f"  FAILED, not appended: {error}")
+            failed.append(case.file)
+            continue
         if truth_rules.busy(run):
             say("  marked busy by the load rule: kept, pooled and shown marked")
         truth_runs.append_and_write(path, case.file, run)
         say(f"  appended to {path.name}")
-    say(f"sitting measured in {(time.perf_counter() - started) / 60:.1f} min")
+    say(f"sitting measured in {(time.perf_counter() - started) / 60:.1f} min"
+        + (f"; failed: {', '.join(failed)}" if failed else ""))  # fmt: skip
+    return failed
 
 
 # How long a sitting takes, from the committed run of 2026-11-27 (its dates and tune's own
@@ -495,11 +502,13 @@ def main(argv: list[str] | None = None) -> int:
         if load_now > truth_rules.BUSY_LOAD_PER_CORE * (os.cpu_count() or 1):
             say(f"warning: one-minute load average {load_now:.1f} on {os.cpu_count()} cores: "
                 "runs taken now are marked busy by the load rule (kept and shown marked)")  # fmt: skip
-        measure_sitting(chosen, args.rounds, args.budget, say, truth_runs.RUNS_JSON)
+        failed = measure_sitting(chosen, args.rounds, args.budget, say, truth_runs.RUNS_JSON)
     elif not args.render:
         parser.error("choose --sitting (measure), --estimate or --render")
+    else:
+        failed = []
     render_all(say)
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

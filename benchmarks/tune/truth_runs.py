@@ -95,6 +95,8 @@ def check_run(where: str, run: dict) -> None:
     tune = run.get("tune")
     if tune is None:
         return
+    if tune.get("seconds") is not None and not _number(tune["seconds"]):
+        raise ValueError(f"{where}: tune.seconds is not a finite number")
     if tune["design"] not in runner.DESIGNS:
         raise ValueError(f"{where}: unknown design {tune['design']!r}")
     for row in tune["rows"]:

@@ -257,7 +257,7 @@ def to_html(report: dict) -> str:
                 experiments.TITLES[row["experiment"]],
                 row["label"],
                 speedup(row),
-                interval(row),
+                interval(row) + (f" (next run {next_run(row)})" if next_run(row) else ""),
                 row["verdict"],
                 f"{row['change']} ({row['link']})" if row["recommended"] else row["note"],
             )
