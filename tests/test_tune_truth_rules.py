@@ -184,7 +184,9 @@ def test_the_committed_runs_begin_with_the_2026_11_27_run_converted_faithfully()
         assert runs == converted["cases"][file]
         for run, source in zip(runs, measured, strict=True):
             per = source["truth"]["per_sample_s"]
-            assert run["truth"]["rounds"] == [list(p) for p in zip(per["as_given"], per["arm"])]
+            assert run["truth"]["rounds"] == [
+                list(p) for p in zip(per["as_given"], per["arm"], strict=True)
+            ]
             assert run["sitting"] == "day 2026-11-27" and run["boot"] is None
 
 

@@ -42,7 +42,14 @@ def arms(gain: float, noise: float = 0.01) -> dict:
     }
 
 
-FACTS = {"data_kind": "dataset", "prefetched": False, "batch_size": 32}
+FACTS = {
+    "data_kind": "dataset",
+    "prefetched": False,
+    "batch_size": 32,
+    "pipeline": {
+        "stages": [{"stage": "TFRecord", "python": False}, {"stage": "batch", "python": False}]
+    },
+}
 
 
 def test_a_gain_the_rounds_call_clear_is_no_clear_difference_once_widened():
@@ -56,7 +63,21 @@ def test_a_gain_the_rounds_call_clear_is_no_clear_difference_once_widened():
     assert wide.new_low < wide.low and wide.new_high > wide.high
     assert wide.verdict == analysis.NO_CLEAR  # decided on the long-run interval
     other = analysis.rows_for("input", measured, FACTS, {"compute": spreads["files"]})[0]
-    assert other.new_low is None  # the input experiment reads the files stratum only
+    assert other.new_low is None  # a pipeline that reads files takes the files stratum only
+
+
+@pytest.mark.parametrize(
+    "experiment, facts, stratum",
+    [
+        ("input", FACTS, "files"),
+        ("input", {"pipeline": {"stages": [{"stage": "from_generator"}]}}, "compute"),
+        ("input", {"pipeline": {"error": "cannot serialise"}}, "files"),
+        ("input", {"data_kind": "arrays"}, "compute"),
+        ("threads", FACTS, "compute"),
+    ],
+)
+def test_an_experiment_takes_the_stratum_of_what_it_times(experiment, facts, stratum):
+    assert widening.stratum_of(experiment, facts) == stratum
 
 
 def test_the_report_shows_where_a_next_run_lands_and_says_so():

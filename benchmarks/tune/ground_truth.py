@@ -476,10 +476,17 @@ def render_all(say: Callable[[str], None] = print) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--sitting", action="store_true",
-                        help="measure this sitting: each case's truth and one tune run, appended")  # fmt: skip
-    parser.add_argument("--only", action="append", metavar="FILE",
-                        help="with --sitting: only this case (a model file name; repeatable)")  # fmt: skip
+    parser.add_argument(
+        "--sitting",
+        action="store_true",
+        help="measure this sitting: each case's truth and one tune run, appended",
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="FILE",
+        help="with --sitting: only this case (a model file name; repeatable)",
+    )
     parser.add_argument("--budget", type=float, default=FULL_BUDGET_S, help="seconds per tune")
     parser.add_argument("--rounds", type=int, default=TRUTH_ROUNDS, help="truth process rounds")
     parser.add_argument("--estimate", action="store_true", help="only print the expected time")
@@ -500,8 +507,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.sitting:
         load_now = os.getloadavg()[0]
         if load_now > truth_rules.BUSY_LOAD_PER_CORE * (os.cpu_count() or 1):
-            say(f"warning: one-minute load average {load_now:.1f} on {os.cpu_count()} cores: "
-                "runs taken now are marked busy by the load rule (kept and shown marked)")  # fmt: skip
+            say(
+                f"warning: one-minute load average {load_now:.1f} on {os.cpu_count()} cores: "
+                "runs taken now are marked busy by the load rule (kept and shown marked)"
+            )
         failed = measure_sitting(chosen, args.rounds, args.budget, say, truth_runs.RUNS_JSON)
     elif not args.render:
         parser.error("choose --sitting (measure), --estimate or --render")

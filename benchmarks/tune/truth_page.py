@@ -59,10 +59,7 @@ def tune_cell(tune: dict | None, row: dict | None) -> str:
         return "no figure for the arm"
     kind = "widened" if row.get("new_low") is not None else "this run's rounds"
     said = truth_rules.decision(row["point"], row["low"], row["high"])
-    return (
-        f"{ratio(row['point'], row['low'], row['high'])}, {said} "
-        f"({tune['date'][:10]}; {kind})"
-    )
+    return f"{ratio(row['point'], row['low'], row['high'])}, {said} ({tune['date'][:10]}; {kind})"
 
 
 @dataclass(frozen=True)
@@ -190,8 +187,15 @@ def repeats(cases, found: dict) -> list[Repeat]:
                     band = (row["new_low"], row["new_high"]) if wide else (row["low"], row["high"])
                     kind = "next-run band" if wide else "round interval"
                     pairs.append(
-                        Repeat(case.file, row["arm"], first, second, band, kind,
-                               later[row["arm"]]["point"])  # fmt: skip
+                        Repeat(
+                            case.file,
+                            row["arm"],
+                            first,
+                            second,
+                            band,
+                            kind,
+                            later[row["arm"]]["point"],
+                        )  # fmt: skip
                     )
     return pairs
 

@@ -67,8 +67,7 @@ class PooledTruth:
     @property
     def enough(self) -> bool:
         return (
-            self.rounds >= truth_rules.MIN_ROUNDS
-            and len(self.sittings) >= truth_rules.MIN_SITTINGS
+            self.rounds >= truth_rules.MIN_ROUNDS and len(self.sittings) >= truth_rules.MIN_SITTINGS
         )
 
     @property
@@ -76,9 +75,7 @@ class PooledTruth:
         """No two sittings' own intervals are apart (a sitting of one round has none)."""
         found = [s.interval() for s in self.sittings]
         found = [i for i in found if i is not None]
-        return all(
-            truth_rules.overlap(a, b) for n, a in enumerate(found) for b in found[n + 1 :]
-        )
+        return all(truth_rules.overlap(a, b) for n, a in enumerate(found) for b in found[n + 1 :])
 
 
 def round_log_ratios(run: dict) -> list[float]:

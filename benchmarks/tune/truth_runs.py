@@ -85,8 +85,7 @@ def check_run(where: str, run: dict) -> None:
     committed_run.check(Path(where), run, [], [run["sitting"], run.get("boot") or ""])
     rounds = run["truth"]["rounds"]
     if not isinstance(rounds, list) or not all(
-        isinstance(r, list) and len(r) == 2 and all(_number(t) and t > 0 for t in r)
-        for r in rounds
+        isinstance(r, list) and len(r) == 2 and all(_number(t) and t > 0 for t in r) for r in rounds
     ):
         raise ValueError(f"{where}: truth.rounds must be [as given, arm] pairs of positive times")
     boot = run.get("boot")

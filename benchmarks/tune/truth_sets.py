@@ -49,7 +49,9 @@ def problems(experiments: dict[str, str]) -> list[str]:
     """What is wrong with the split, given {case file: its experiment}: a case in both sets
     or in none, a set under MIN_CASES, a set without one of KINDS."""
     found = [f"{f}: in both sets" for f in DESIGN_SET if f in VALIDATION_SET]
-    found += [f"{f}: in neither set" for f in experiments if f not in (*DESIGN_SET, *VALIDATION_SET)]
+    found += [
+        f"{f}: in neither set" for f in experiments if f not in (*DESIGN_SET, *VALIDATION_SET)
+    ]
     for name, files in ((DESIGN, DESIGN_SET), (VALIDATION, VALIDATION_SET)):
         if len(files) < MIN_CASES:
             found.append(f"the {name} set has {len(files)} cases, fewer than {MIN_CASES}")

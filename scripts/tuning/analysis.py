@@ -94,7 +94,7 @@ def rows_for(
         row.point = statistics.median(base_times) / statistics.median(times)
         row.low, row.high = stats.speedup_interval(base_times, times, paired=paired)
         row.rounds = min(len(times), len(base_times))
-        spread = (spreads or {}).get(widening.stratum_of(experiment))
+        spread = (spreads or {}).get(widening.stratum_of(experiment, facts))
         wide = widening.widened(
             row.point, widening.within_variance(base_times, times, paired), spread
         )

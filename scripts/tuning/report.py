@@ -187,8 +187,11 @@ def table(rows: list[dict]) -> str:
     how = "(interleaved rounds, 95% paired bootstrap interval):"
     if any(row.get("new_low") is not None for row in rows):  # widened (widening.py)
         header = (*header[:5], "next run", header[5])
-        body = [(*line[:5], next_run(row), line[5]) for line, row in zip(body, rows)]  # noqa: B905
-        how = "(95% interval widened by the spread between sittings; next run: where a re-run lands):"
+        pairs = zip(body, rows)  # noqa: B905 (Python 3.9: no strict=)
+        body = [(*line[:5], next_run(row), line[5]) for line, row in pairs]
+        how = (
+            "(95% interval widened by the spread between sittings; next run: where a re-run lands):"
+        )
     widths = [max(len(line[i]) for line in (header, *body)) for i in range(len(header))]
     text = ["Speed-up in samples per second against the model as given " + how, ""]
     for line in (header, *body):

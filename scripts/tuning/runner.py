@@ -303,16 +303,17 @@ def finish(report: dict) -> None:
         if measured.get("error"):  # arms measured before a crash are still compared
             report["notes"].append(f"{experiments.TITLES[name]} failed: {measured['error']}")
         rows += analysis.rows_for(name, measured, report["facts"], spreads)
-    used = sorted({widening.stratum_of(name) for name in report["experiments"]} & set(spreads))
+        if name == "drift":
+            report["stretch"] = analysis.stretch(measured, report["facts"])
+        if name == "correctness" and measured.get("agreement"):
+            report["correctness"] = measured["agreement"]
+    used = {widening.stratum_of(row.experiment, report["facts"]) for row in rows}
+    used = sorted(used & set(spreads))
     report["intervals"] = (
         widening.HOW.format(strata=", ".join(used) + (" stratum" if len(used) == 1 else " strata"))
         if used
         else "intervals from this run's rounds only (no between-sitting spread known)"
     )
-        if name == "drift":
-            report["stretch"] = analysis.stretch(measured, report["facts"])
-        if name == "correctness" and measured.get("agreement"):
-            report["correctness"] = measured["agreement"]
     share = analysis.input_share(rows)
     if share:
         report["notes"].append(share)

@@ -26,11 +26,15 @@ from pathlib import Path
 from scripts.core import project_files, stats
 
 SPREAD_JSON = project_files.ROOT / "data" / "tune_spread.json"
-# The stratum (data/variance_strata.yml) of each experiment. The input experiment's pipeline
-# may read files, which tune cannot tell from outside, so it takes the files stratum; every
-# other experiment times work in memory.
-STRATUM = {"input": "files"}
-DEFAULT_STRATUM = "compute"
+# The stratum (data/variance_strata.yml) of each experiment, by that file's rule: timed code
+# that reads files is in `files`, other code in `compute`. Only the input experiment times a
+# pipeline; it takes `files` when the pipeline has one of tf.data's file readers among its
+# stages (scripts/tuning/pipeline.py) or could not be inspected. A file read inside Python
+# (from_generator, numpy_function) cannot be seen from outside and stays `compute`. (The
+# first version gave every input experiment `files`; it was changed before the second
+# sitting was measured, on this reading of the strata's rule.)
+FILES, COMPUTE = "files", "compute"
+FILE_STAGES = ("TFRecord", "TextLine", "FixedLengthRecord", "ListFiles", "MatchingFiles")
 HOW = (
     "intervals widened by the between-sitting spread the guide measured ({strata}): the "
     "verdict reads the widened interval, and a second run should land in the 'next run' range"
@@ -56,8 +60,15 @@ def load(path: Path = SPREAD_JSON) -> dict:
     return strata
 
 
-def stratum_of(experiment: str) -> str:
-    return STRATUM.get(experiment, DEFAULT_STRATUM)
+def stratum_of(experiment: str, facts: dict | None = None) -> str:
+    """FILES or COMPUTE for an experiment on the model the facts describe."""
+    if experiment != "input" or (facts or {}).get("data_kind") == "arrays":
+        return COMPUTE
+    pipeline = (facts or {}).get("pipeline") or {}
+    if pipeline.get("error") or "stages" not in pipeline:
+        return FILES
+    stages = [str(stage.get("stage", "")) for stage in pipeline["stages"]]
+    return FILES if any(s.startswith(FILE_STAGES) for s in stages) else COMPUTE
 
 
 def within_variance(base: list[float], arm: list[float], paired: bool) -> float:
