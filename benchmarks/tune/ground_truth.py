@@ -87,7 +87,7 @@ CASES = (
          "truth_input_balanced.py", "input", "in_memory", GAIN, 32),
     Case("small model at a batch of 256, near the thread crossover: one intra-op thread",
          "truth_threads_edge.py", "threads", "intra_1", NONE, 50),
-    Case("MLP at a batch of 16,384, near its plateau: four times the batch",
+    Case("MLP at a batch of 4,096, near its plateau: four times the batch",
          "truth_batch_plateau.py", "batch", "batch_x4", NONE, 8),
 )  # fmt: skip
 INPUT_DESIGNS = runner.DESIGNS  # the input cases run with each design
