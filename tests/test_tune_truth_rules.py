@@ -238,3 +238,37 @@ def test_a_judgement_on_the_page_follows_the_runs(tmp_path):
     table = truth_page.render_truth(ground_truth.CASES, runs)
     (line,) = [x for x in table.splitlines() if "truth\\_generator.py`" in x]
     assert truth_rules.NOT_REPRODUCED in line
+
+
+def test_the_sitting_command_appends_each_case_and_an_interrupt_keeps_those_done(
+    tmp_path, monkeypatch, capsys
+):
+    """--sitting with two cases, the second interrupted: the first is appended, the second is
+    not, the committed runs before it are kept, and the tables are rendered from what is kept."""
+    runs_path = tmp_path / "truth_runs.json"
+    runs_path.write_text(truth_runs.RUNS_JSON.read_text(encoding="utf-8"))
+    before = truth_runs.load(runs_path)
+    monkeypatch.setattr(truth_runs, "RUNS_JSON", runs_path)
+    for name in ("TRUTH_MD", "REPEAT_MD", "TABLE_MD", "DESIGNS_MD"):
+        monkeypatch.setattr(ground_truth, name, tmp_path / f"{name}.md")
+    done = fake_run([1.5, 1.6, 1.4], "boot 1a2b3c4d")
+
+    def measured(case, process_rounds, budget_s, say):
+        if case.file == "truth_cached.py":
+            raise KeyboardInterrupt
+        return done
+
+    monkeypatch.setattr(ground_truth, "measure_case", measured)
+    status = ground_truth.main(
+        ["--sitting", "--only", "truth_generator.py", "--only", "truth_cached.py"]
+    )
+    assert status == 130
+    after = truth_runs.load(runs_path)
+    assert after["cases"]["truth_generator.py"] == [*before["cases"]["truth_generator.py"], done]
+    assert after["cases"]["truth_cached.py"] == before["cases"]["truth_cached.py"]
+    out = capsys.readouterr().out
+    assert "[1/2] truth_generator.py" in out and "[2/2] truth_cached.py" in out
+    assert "interrupted" in out
+    table = (tmp_path / "TRUTH_MD.md").read_text(encoding="utf-8")
+    (row,) = [line for line in table.splitlines() if "truth\\_generator.py`" in line]
+    assert "| 2026-11-29: 1.50× (" in row  # the appended run, its sitting beside the first

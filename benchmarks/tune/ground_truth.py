@@ -273,7 +273,7 @@ def estimate_seconds(cases: tuple[Case, ...], process_rounds: int) -> float:
     """The sitting's expected length from the committed runs' figures (ESTIMATE_HOW)."""
     seconds: dict[str, float] = {}
     if truth_runs.RUNS_JSON.exists():
-        for file, runs in truth_runs.load()["cases"].items():
+        for file, runs in truth_runs.load(truth_runs.RUNS_JSON)["cases"].items():
             timed = [r["tune"]["seconds"] for r in runs if r.get("tune") and r["tune"]["seconds"]]
             if timed:
                 seconds[file] = timed[-1]
@@ -465,7 +465,7 @@ def render_all(say: Callable[[str], None] = print) -> None:
     """Every table of the page from the committed files: the runs of each sitting judged by
     the rules (truth.md), the repeat check (repeat.md), and the run of 2026-11-27 as first
     judged with its design table (ground_truth.md, ground_truth_designs.md)."""
-    runs = truth_runs.load()
+    runs = truth_runs.load(truth_runs.RUNS_JSON)
     TRUTH_MD.write_text(truth_page.render_truth(CASES, runs), encoding="utf-8")
     REPEAT_MD.write_text(truth_page.render_repeat(CASES, runs), encoding="utf-8")
     found = load(RUN_JSON)
@@ -511,7 +511,12 @@ def main(argv: list[str] | None = None) -> int:
                 f"warning: one-minute load average {load_now:.1f} on {os.cpu_count()} cores: "
                 "runs taken now are marked busy by the load rule (kept and shown marked)"
             )
-        failed = measure_sitting(chosen, args.rounds, args.budget, say, truth_runs.RUNS_JSON)
+        try:
+            failed = measure_sitting(chosen, args.rounds, args.budget, say, truth_runs.RUNS_JSON)
+        except KeyboardInterrupt:  # the cases appended so far stay; the case under way does not
+            say("interrupted: the cases finished before it are kept; rendering them")
+            render_all(say)
+            return 130
     elif not args.render:
         parser.error("choose --sitting (measure), --estimate or --render")
     else:
