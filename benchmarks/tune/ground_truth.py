@@ -16,7 +16,8 @@ The committed run of 2026-11-27 (ground_truth.json) is kept as it was: its first
 by the criterion before issue 37, and the design table that chose how dataset variants are
 timed are still rendered from it (ground_truth.md, ground_truth_designs.md).
 
-Usage: python -m benchmarks.tune.ground_truth --sitting [--only FILE ...] [--rounds N]
+Usage: python -m benchmarks.tune.ground_truth --sitting [--set design|validation]
+           [--only FILE ...] [--rounds N] [--budget S]
        python -m benchmarks.tune.ground_truth --estimate | --render
 """
 
@@ -34,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.tune import committed_run, truth_page, truth_rules, truth_runs
+from benchmarks.tune import committed_run, truth_page, truth_rules, truth_runs, truth_sets
 from scripts.core import outcomes, plain_text, project_files, rounds, stats
 from scripts.tuning import analysis, experiments, runner
 
@@ -487,6 +488,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="FILE",
         help="with --sitting: only this case (a model file name; repeatable)",
     )
+    parser.add_argument(
+        "--set",
+        choices=(truth_sets.DESIGN, truth_sets.VALIDATION),
+        help="with --sitting or --estimate: only the cases of this set",
+    )
     parser.add_argument("--budget", type=float, default=FULL_BUDGET_S, help="seconds per tune")
     parser.add_argument("--rounds", type=int, default=TRUTH_ROUNDS, help="truth process rounds")
     parser.add_argument("--estimate", action="store_true", help="only print the expected time")
@@ -497,6 +503,10 @@ def main(argv: list[str] | None = None) -> int:
         chosen = tuple(case for case in CASES if case.file in args.only)
         if len(chosen) != len(set(args.only)):
             parser.error(f"--only: expected model files of {', '.join(c.file for c in CASES)}")
+    if args.set:
+        chosen = tuple(case for case in chosen if truth_sets.set_of(case.file) == args.set)
+    # The validation set first: a sitting cut short has measured the cases that check tune.
+    chosen = tuple(sorted(chosen, key=lambda c: truth_sets.set_of(c.file) != truth_sets.VALIDATION))
     if args.rounds < 2:
         parser.error("--rounds: at least 2 process rounds (a sitting's interval needs two)")
     say = lambda line: print(line, flush=True)  # noqa: E731
