@@ -272,3 +272,22 @@ def test_the_sitting_command_appends_each_case_and_an_interrupt_keeps_those_done
     table = (tmp_path / "TRUTH_MD.md").read_text(encoding="utf-8")
     (row,) = [line for line in table.splitlines() if "truth\\_generator.py`" in line]
     assert "| 2026-11-29: 1.50× (" in row  # the appended run, its sitting beside the first
+
+
+def test_other_processes_share_is_the_busy_time_less_this_runs_own():
+    from benchmarks.tune import machine_share
+
+    text = "cpu  1000 0 200 5000 0 0 100 0 0 0\ncpu0 1 2 3 4\n"
+    assert machine_share.busy_seconds(text, 100) == 13.0  # user, system, softirq; idle out
+    before = machine_share.Snapshot(busy_s=100.0, own_s=10.0, wall_s=0.0)
+    after = machine_share.Snapshot(busy_s=130.0, own_s=25.0, wall_s=60.0)
+    assert machine_share.other_share(before, after, cores=2) == pytest.approx(15 / 120)
+    unread = machine_share.Snapshot(busy_s=None, own_s=25.0, wall_s=60.0)
+    assert machine_share.other_share(before, unread, 2) is None
+
+
+def test_the_load_rule_reads_other_processes_share_where_a_run_recorded_it():
+    quiet = {**fake_run([1.0], load=5.0), "other_cpu_share": 0.10}
+    assert not truth_rules.busy(quiet)  # a high load from the run's own processes
+    shared = {**fake_run([1.0], load=0.5), "other_cpu_share": 0.30}
+    assert truth_rules.busy(shared)

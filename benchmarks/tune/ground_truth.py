@@ -35,7 +35,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.tune import committed_run, truth_page, truth_rules, truth_runs, truth_sets
+from benchmarks.tune import (
+    committed_run,
+    machine_share,
+    truth_page,
+    truth_rules,
+    truth_runs,
+    truth_sets,
+)
 from scripts.core import outcomes, plain_text, project_files, rounds, stats
 from scripts.tuning import analysis, experiments, runner
 
@@ -213,7 +220,7 @@ def measure_case(case: Case, process_rounds: int, budget_s: float, say) -> dict:
     run = committed_run.started("tune ground truth, one sitting", budget_s)
     run["boot"], run["sitting"] = truth_runs.sitting_now(run["date"])
     run["steps"], run["runs_per_process"] = case.steps, RUNS_PER_PROCESS
-    started = time.perf_counter()
+    started, before = time.perf_counter(), machine_share.snapshot()
     found = truth(case, process_rounds, say)
     run["truth"] = {
         "rounds": [list(pair) for pair in zip(found["per_sample_s"]["as_given"],
@@ -222,6 +229,8 @@ def measure_case(case: Case, process_rounds: int, budget_s: float, say) -> dict:
     }  # fmt: skip
     say(f"  truth: {interval(found)} in {run['truth']['seconds']:.0f} s")
     run["tune"] = tune_rows(case, budget_s, design_for(case), say)
+    cores = run["machine"].get("logical_cores") or os.cpu_count() or 1
+    run["other_cpu_share"] = machine_share.other_share(before, machine_share.snapshot(), cores)
     return committed_run.finished(run)
 
 

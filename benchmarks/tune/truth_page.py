@@ -35,9 +35,20 @@ def sitting_cell(sitting: truth_pool.Sitting, runs: list[dict]) -> str:
     cell = f"{plain_text.escape(', '.join(dates))}: {figure}, {sitting.rounds} rounds"
     if sitting.busy_runs:
         busy = [r for r in runs if r["sitting"] == sitting.name and truth_rules.busy(r)]
-        load = max(max(r["load_average_start"][0], r["load_average_end"][0]) for r in busy)
-        cell += f", **busy** ({len(busy)} of its runs; load up to {load:.1f})"
+        cell += f", **busy** ({len(busy)} of its runs; {busy_words(busy)})"
     return cell
+
+
+def busy_words(busy: list[dict]) -> str:
+    """What made the runs busy: other processes' CPU share, or the load average."""
+    shares = [r["other_cpu_share"] for r in busy if r.get("other_cpu_share") is not None]
+    loads = [
+        max(r["load_average_start"][0], r["load_average_end"][0])
+        for r in busy
+        if r.get("other_cpu_share") is None
+    ]
+    words = [f"other work up to {max(shares):.0%} of the CPU"] if shares else []
+    return "; ".join(words + ([f"load up to {max(loads):.1f}"] if loads else []))
 
 
 def latest_tune(case, runs: list[dict]) -> tuple[dict | None, dict | None]:

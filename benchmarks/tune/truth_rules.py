@@ -3,11 +3,14 @@
 Written 2026-11-29, before the second sitting was measured. docs/tune-validation.md says the
 same in words, with the same date; tests hold the page and these constants together.
 
-- The load rule: a run counts as taken on a busy machine when the one-minute load average at
-  its start or its end is above the machine's cores (BUSY_LOAD_PER_CORE). The load average
-  counts this run's own processes too; above one runnable thread per core, some thread waits
-  for a core, so the timings measure the sharing too. A busy run is kept, pooled like any
-  other and shown marked: dropping it would choose runs by their results.
+- The load rule: a run counts as taken on a busy machine when other processes used more than
+  BUSY_OTHER_SHARE of the machine's CPU time while it measured (machine_share.py: Linux's
+  count of busy CPU time less this run's own processes). A run that did not record that (the
+  runs of 2026-11-27, or a Mac) counts as busy when the one-minute load average at its start
+  or its end is above the machine's cores (BUSY_LOAD_PER_CORE): the load average counts the
+  run's own processes too, and above one runnable thread per core some thread waits for a
+  core. A busy run is kept, pooled like any other and shown marked: dropping it would choose
+  runs by their results.
 - The re-run rule: no case is measured again to make it agree. Every run of a case is
   appended to its list (truth_runs.py) and none is replaced or removed.
 - The truth of a case: all its runs pooled, the sittings (scripts/core/sittings.py) as the
@@ -34,6 +37,8 @@ from scripts.tuning import analysis
 RULES_DATE = "2026-11-29"
 RULES_WRITTEN = f"written {RULES_DATE}, before the second sitting was measured"
 BUSY_LOAD_PER_CORE = 1.0
+# Half a core of a 2-core machine: enough to take a thread from a 2-thread run now and then.
+BUSY_OTHER_SHARE = 0.25
 MIN_ROUNDS, MIN_SITTINGS = 10, 2
 PASS_SHARE = 0.90
 GAIN, NONE, LOSS = "gain", "none", "loss"  # planted: faster, no difference, slower
@@ -49,8 +54,12 @@ NOT_REPRODUCED = "the truth does not reproduce here"
 
 
 def busy(run: dict) -> bool:
-    """The load rule: the one-minute load average at the run's start or end is above the
-    machine's logical cores."""
+    """The load rule: other processes' share of the CPU while the run measured is above
+    BUSY_OTHER_SHARE; without that share, the one-minute load average at its start or end is
+    above the machine's logical cores."""
+    share = run.get("other_cpu_share")
+    if share is not None:
+        return share > BUSY_OTHER_SHARE
     cores = run["machine"].get("logical_cores") or 1
     highest = max(run["load_average_start"][0], run["load_average_end"][0])
     return highest > BUSY_LOAD_PER_CORE * cores

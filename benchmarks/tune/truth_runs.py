@@ -88,6 +88,9 @@ def check_run(where: str, run: dict) -> None:
         isinstance(r, list) and len(r) == 2 and all(_number(t) and t > 0 for t in r) for r in rounds
     ):
         raise ValueError(f"{where}: truth.rounds must be [as given, arm] pairs of positive times")
+    share = run.get("other_cpu_share")
+    if share is not None and not (_number(share) and 0 <= share <= 1):
+        raise ValueError(f"{where}: other_cpu_share must be a number from 0 to 1, or null")
     boot = run.get("boot")
     if run["sitting"] != sittings.sitting_of({"boot": boot, "id": run["date"]}):
         raise ValueError(f"{where}: sitting {run['sitting']!r} is not its boot's or its date's")
