@@ -64,6 +64,11 @@ HOSTILE = {
         lambda d: first(d, "strata").pop("why"),
         "strata[0]: missing field(s) why",
     ),
+    "tune spread: a negative variance": (
+        "data/tune_spread.json",
+        lambda d: d["strata"]["compute"].update({"tau2": -0.1}),
+        "strata.compute.tau2",
+    ),
     "snippet workloads: an id that is no hash": (
         "data/snippet_workloads.json",
         lambda d: next(iter(next(iter(d["versions"].values())).values())).update(

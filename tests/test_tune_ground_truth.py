@@ -1,7 +1,8 @@
-"""tune against planted models whose answer is measured end to end (benchmarks/tune/
-ground_truth.py, issue 27). The verdicts come from the committed full run
-(docs/_generated/tune/ground_truth.json), never from a live timing; the page shows the tables
-the run renders to, and the judging is checked on altered copies of the run."""
+"""The committed run of 2026-11-27 (benchmarks/tune/ground_truth.py, issue 27), kept as it was:
+its first judgement (the criterion before issue 37) and the design table are rendered from
+it. No test here holds a case's outcome: the page must show what the run's numbers give, and
+the judging is checked on altered copies of the run. Issue 37's rules are tested on fakes in
+tests/test_tune_truth_rules.py."""
 
 from __future__ import annotations
 
@@ -31,17 +32,10 @@ def test_the_page_shows_the_committed_runs_tables(root, run):
     assert '--8<-- "docs/_generated/tune/ground_truth_designs.md"' in page
 
 
-def test_every_planted_case_ran(run):
-    assert [e["file"] for e in run["cases"]] == [
-        f"tests/tune_models/{case.file}" for case in ground_truth.CASES
-    ]
-    assert len(run["cases"]) >= 8
-
-
-def test_no_case_with_nothing_to_gain_is_told_to_change(run):
-    for entry in run["cases"]:
-        if entry["planted"] != ground_truth.GAIN:
-            assert ground_truth.judged(ground_truth.case_of(entry), entry)["no_advice"], entry
+def test_the_committed_run_holds_cases_this_module_defines_in_its_order(run):
+    order = [f"tests/tune_models/{case.file}" for case in ground_truth.CASES]
+    files = [e["file"] for e in run["cases"]]
+    assert set(files) <= set(order) and files == sorted(files, key=order.index)
 
 
 def test_a_case_that_fails_is_shown_failing_on_the_page(run):
@@ -51,15 +45,6 @@ def test_a_case_that_fails_is_shown_failing_on_the_page(run):
             (line,) = [line for line in table.splitlines() if entry["file"].split("/")[-1]
                        .replace("_", "\\_") in line]  # fmt: skip
             assert line.endswith("| **no** |"), line
-
-
-def test_the_generator_case_is_found_with_an_interval_that_excludes_one(run):
-    entry = entry_for(run, "truth_generator.py")
-    case = ground_truth.case_of(entry)
-    row = ground_truth.arm_row(case, ground_truth.tune_run(entry))
-    assert row["arm"] == "in_memory" and row["low"] > 1.0 and row["recommended"]
-    truth = entry["truth"]
-    assert truth["low"] > 1.0 and row["low"] <= truth["high"] and truth["low"] <= row["high"]
 
 
 def test_judging_is_recomputed_from_the_numbers(run):
@@ -110,24 +95,17 @@ def test_the_truth_child_makes_the_readers_own_change():
     assert batch == 32 and (first[0] == first[truth_child.HELD_BATCHES]).all()  # read again
 
 
-def test_a_re_measured_case_keeps_its_earlier_run_on_the_page(tmp_path, run):
-    """Measuring a case again (--only) keeps the run it replaces, with that run's provenance
-    and load, in the case's 'earlier' list; the page shows it with its verdict."""
-    found = copy.deepcopy(run)
-    file = found["cases"][0]["file"]
-    before = copy.deepcopy(found["cases"][0])
-    earlier = ground_truth.replaced(found, file)
-    assert earlier[-1]["truth"] == before["truth"]
-    assert earlier[-1]["added"]["date"]  # the run's own provenance, kept with it
-    again = {**copy.deepcopy(before), "earlier": earlier}
-    found["cases"][0] = again
-    assert len(ground_truth.replaced(found, file)) == 2  # a second re-run keeps both
+def test_a_replaced_run_stays_on_the_page_with_its_load(tmp_path, run):
+    """The run of 2026-11-27 kept the thread cases' first runs in their 'earlier' lists; the
+    page shows each with its load and verdict (the runs are also in truth_runs.json)."""
+    table = ground_truth.render(run)
+    kept = [(e, earlier) for e in run["cases"] for earlier in e.get("earlier", [])]
+    assert kept and "Runs of a case that a later run replaced" in table
+    for _, earlier in kept:
+        assert ground_truth.interval(earlier["truth"]) in table.split("replaced")[1]
+    bad = copy.deepcopy(run)
+    next(e for e in bad["cases"] if e.get("earlier"))["earlier"][0]["truth"]["low"] = None
     path = tmp_path / "ground_truth.json"
-    path.write_text(json.dumps(found))
-    table = ground_truth.render(ground_truth.load(path))
-    assert "Runs of a case that a later run replaced" in table
-    assert ground_truth.interval(before["truth"]) in table.split("replaced")[1]
-    again["earlier"][0]["truth"]["low"] = None
-    path.write_text(json.dumps(found))
+    path.write_text(json.dumps(bad))
     with pytest.raises(ValueError, match="a number is not a number"):
         ground_truth.load(path)

@@ -38,6 +38,7 @@ FORMATS = {
     "data/sources.yml": "sources",
     "data/stack_changes.yml": "stack_changes",
     "data/symptoms.yml": "symptoms",
+    "data/tune_spread.json": "tune_spread",
     "data/variance_strata.yml": "variance_strata",
 }
 

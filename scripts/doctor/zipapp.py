@@ -59,6 +59,7 @@ MEMBERS = (
     "scripts/tuning/stack.py",
     "scripts/tuning/template.py",
     "scripts/tuning/tracing.py",
+    "scripts/tuning/widening.py",
     "scripts/core/outcomes.py",
     "scripts/core/plain_text.py",
     "scripts/core/rounds.py",
@@ -67,6 +68,7 @@ MEMBERS = (
     "data/compatibility.json",
     "data/mac_recipes.json",
     "data/measured_stacks.json",  # written from the yml: the archive has no yaml
+    "data/tune_spread.json",  # the guide's between-sitting spread, which tune widens by
     "pyproject.toml",
 )
 # packaging.version compares versions as pip does; it is bundled (with its licences), so the

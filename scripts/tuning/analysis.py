@@ -12,7 +12,7 @@ import statistics
 from dataclasses import asdict, dataclass
 
 from scripts.core import outcomes, stats
-from scripts.tuning import experiments
+from scripts.tuning import experiments, widening
 
 # The guide's one vocabulary (scripts/core/outcomes.py); tune adds the words for a gain too
 # small to advise, a mixed-precision loss that differs, and an arm that failed.
@@ -40,6 +40,12 @@ class Row:
     high: float | None = None
     rounds: int = 0
     note: str = ""
+    # With a spread (widening.py): low/high are the long-run interval the verdict reads,
+    # round_low/round_high this run's own interval, new_low/new_high where a next run lands.
+    round_low: float | None = None
+    round_high: float | None = None
+    new_low: float | None = None
+    new_high: float | None = None
 
     @property
     def recommended(self) -> bool:
@@ -58,8 +64,11 @@ def verdict_of(point: float, low: float, high: float) -> str:
     return SMALL if found == FASTER and point < MIN_GAIN else found
 
 
-def rows_for(experiment: str, measured: dict, facts: dict) -> list[Row]:
-    """One row per arm that changes something, against the experiment's as-given arm."""
+def rows_for(
+    experiment: str, measured: dict, facts: dict, spreads: dict | None = None
+) -> list[Row]:
+    """One row per arm that changes something, against the experiment's as-given arm; with
+    spreads ({stratum: spread}, widening.load()) its interval is widened by the experiment's."""
     arms = measured.get("arms") or {}
     base = arms.get(experiments.BASELINE) or {}
     base_times = per_sample(base) if "error" not in base else []
@@ -85,6 +94,13 @@ def rows_for(experiment: str, measured: dict, facts: dict) -> list[Row]:
         row.point = statistics.median(base_times) / statistics.median(times)
         row.low, row.high = stats.speedup_interval(base_times, times, paired=paired)
         row.rounds = min(len(times), len(base_times))
+        spread = (spreads or {}).get(widening.stratum_of(experiment, facts))
+        wide = widening.widened(
+            row.point, widening.within_variance(base_times, times, paired), spread
+        )
+        if wide:
+            row.round_low, row.round_high = row.low, row.high
+            row.low, row.high, row.new_low, row.new_high = wide
         row.verdict = verdict_of(row.point, row.low, row.high)
         agreement = got.get("agreement")
         if arm.name.startswith("mixed_"):

@@ -20,6 +20,13 @@ def interval(row: dict) -> str:
     return f"{row['low']:.2f}-{row['high']:.2f}"
 
 
+def next_run(row: dict) -> str:
+    """Where a second run should land (widening.py); empty for a row without it."""
+    if row.get("new_low") is None:
+        return ""
+    return f"{row['new_low']:.2f}-{row['new_high']:.2f}"
+
+
 def speedup(row: dict) -> str:
     return f"{row['point']:.2f}x" if row["point"] is not None else "-"
 
@@ -128,6 +135,8 @@ def to_text(report: dict) -> str:
     compared = report["rows"] or set(report["experiments"]) - {"drift"}
     if compared:
         lines += ["", table(report["rows"]), ""]
+    if compared and report.get("intervals"):
+        lines += [f"Intervals: {report['intervals']}.", ""]
     recommended = analysis.recommendations(report["rows"])
     if not compared:
         pass
@@ -175,12 +184,16 @@ def table(rows: list[dict]) -> str:
         )
         for number, row in enumerate(rows, 1)
     ]
+    how = "(interleaved rounds, 95% paired bootstrap interval):"
+    if any(row.get("new_low") is not None for row in rows):  # widened (widening.py)
+        header = (*header[:5], "next run", header[5])
+        pairs = zip(body, rows)  # noqa: B905 (Python 3.9: no strict=)
+        body = [(*line[:5], next_run(row), line[5]) for line, row in pairs]
+        how = (
+            "(95% interval widened by the spread between sittings; next run: where a re-run lands):"
+        )
     widths = [max(len(line[i]) for line in (header, *body)) for i in range(len(header))]
-    text = [
-        "Speed-up in samples per second against the model as given "
-        "(interleaved rounds, 95% paired bootstrap interval):",
-        "",
-    ]
+    text = ["Speed-up in samples per second against the model as given " + how, ""]
     for line in (header, *body):
         cells = [cell.ljust(width) for cell, width in zip(line, widths)]  # noqa: B905 (3.9)
         text.append("  " + "  ".join(cells).rstrip())
@@ -247,7 +260,7 @@ def to_html(report: dict) -> str:
                 experiments.TITLES[row["experiment"]],
                 row["label"],
                 speedup(row),
-                interval(row),
+                interval(row) + (f" (next run {next_run(row)})" if next_run(row) else ""),
                 row["verdict"],
                 f"{row['change']} ({row['link']})" if row["recommended"] else row["note"],
             )

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from scripts.core import project_files, provenance
 from scripts.core import rounds as rounds_core
-from scripts.tuning import analysis, experiments, model_file, stack
+from scripts.tuning import analysis, experiments, model_file, stack, widening
 
 DEFAULT_BUDGET_S = 240.0
 MIN_ROUNDS, MAX_ROUNDS = 5, 60
@@ -295,16 +295,25 @@ def tune(
 
 
 def finish(report: dict) -> None:
-    """Rows and notes from what the experiments measured."""
+    """Rows and notes from what the experiments measured; the intervals widened by the guide's
+    between-sitting spread where data/tune_spread.json has it, and the report says so."""
     rows = []
+    spreads = widening.load()
     for name, measured in report["experiments"].items():
         if measured.get("error"):  # arms measured before a crash are still compared
             report["notes"].append(f"{experiments.TITLES[name]} failed: {measured['error']}")
-        rows += analysis.rows_for(name, measured, report["facts"])
+        rows += analysis.rows_for(name, measured, report["facts"], spreads)
         if name == "drift":
             report["stretch"] = analysis.stretch(measured, report["facts"])
         if name == "correctness" and measured.get("agreement"):
             report["correctness"] = measured["agreement"]
+    used = {widening.stratum_of(row.experiment, report["facts"]) for row in rows}
+    used = sorted(used & set(spreads))
+    report["intervals"] = (
+        widening.HOW.format(strata=", ".join(used) + (" stratum" if len(used) == 1 else " strata"))
+        if used
+        else "intervals from this run's rounds only (no between-sitting spread known)"
+    )
     share = analysis.input_share(rows)
     if share:
         report["notes"].append(share)
