@@ -209,10 +209,15 @@ def render(found: dict) -> str:
     """The sweep's table in Markdown, every string from the run escaped."""
     bound = f"{analysis.MIN_GAIN:g}"
     lines = [
-        f"{committed_run.heading(found)}, {found['budget_s']:g} s of timed runs per batch on "
-        f"average (pooled over the batches), {found['rounds']} rounds of "
-        f"{found['examples_per_run']:,} examples per run; one-minute load average "
-        f"{committed_run.load_range(found, ' to ')}",
+        committed_run.described(
+            found,
+            [
+                f"{found['budget_s']:g} s of timed runs per batch on average (pooled over the "
+                "batches)",
+                f"{found['rounds']} rounds of {found['examples_per_run']:,} examples per run",
+                f"one-minute load average {committed_run.load_range(found, ' to ')}",
+            ],
+        ),
         "",
         "| Batch | Samples per second | x2 gain (95% interval) | x4 gain (95% interval) "
         f"| Levelled off (both below {bound}) |",

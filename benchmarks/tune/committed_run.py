@@ -71,6 +71,12 @@ def heading(found: dict) -> str:
     )
 
 
+def described(found: dict, facts: list[str]) -> str:
+    """The heading, then the run's other facts as a short list, one fact an item (a line of
+    them all would read as one long sentence)."""
+    return "\n".join([f"{heading(found)}:", "", *(f"- {fact}" for fact in facts)])
+
+
 def load_range(found: dict, joined: str) -> str:
     """The one-minute load average at the start and the end, and the machine's cores."""
     cores = found["machine"].get("logical_cores")

@@ -367,11 +367,16 @@ def render(found: dict) -> str:
     esc = plain_text.escape
     method = found["truth_method"]
     lines = [
-        f"{committed_run.heading(found)}; the truth: {method['process_rounds']} process rounds, "
-        f"{method['runs_per_process']} timed `fit` runs per process; tune's budget "
-        f"{found['budget_s']:g} s per run, the input variants in processes of their own "
-        f'("{runner.DESIGNS[0]}"); one-minute load average '
-        f"{committed_run.load_range(found, ' to ')}",
+        committed_run.described(
+            found,
+            [
+                f"the truth: {method['process_rounds']} process rounds, "
+                f"{method['runs_per_process']} timed `fit` runs per process",
+                f"tune's budget {found['budget_s']:g} s per run, the input variants in processes "
+                f'of their own ("{runner.DESIGNS[0]}")',
+                f"one-minute load average {committed_run.load_range(found, ' to ')}",
+            ],
+        ),
         "",
         "| Planted model | tune's arm | Planted | End to end: `fit`, separate processes "
         "(95% interval) | tune (95% interval) | Planted answer measured | Same direction "

@@ -9,6 +9,7 @@ the issue's bound.
 
 Usage: python -m benchmarks.tune.overhead FILE [FILE ...] [--budget SECONDS] [--write]
 (--write keeps the run in docs/_generated/tune/overhead.json and the page's table beside it)
+       python -m benchmarks.tune.overhead --render  (only the table, from the committed run)
 """
 
 from __future__ import annotations
@@ -81,8 +82,13 @@ def render(found: dict) -> str:
     """The overhead table in Markdown, every string from the run escaped."""
     esc = plain_text.escape
     lines = [
-        f"{committed_run.heading(found)}, {found['budget_s']:g} s of rounds per model; one-minute"
-        f" load average {committed_run.load_range(found, ' to ')}",
+        committed_run.described(
+            found,
+            [
+                f"{found['budget_s']:g} s of rounds per model",
+                f"one-minute load average {committed_run.load_range(found, ' to ')}",
+            ],
+        ),
         "",
         "| Model file | Bare step | tune's step / bare step (95% interval) | Rounds | Within 2% |",
         "|---|---:|---:|---:|---|",
@@ -98,10 +104,19 @@ def render(found: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("files", type=Path, nargs="+")
+    parser.add_argument("files", type=Path, nargs="*")
     parser.add_argument("--budget", type=float, default=10.0, help="timed seconds per way")
     parser.add_argument("--write", action="store_true", help="keep the run for the page")
+    parser.add_argument("--render", action="store_true", help="only render the committed run")
     args = parser.parse_args(argv)
+    if args.render:
+        if args.files:
+            parser.error("--render measures nothing: give no model files with it")
+        TABLE_MD.write_text(render(load(RUN_JSON)), encoding="utf-8")
+        print(f"rendered {TABLE_MD.name} from {RUN_JSON.name}")
+        return 0
+    if not args.files:
+        parser.error("give the model files to measure (or --render for the committed run)")
     found = {**committed_run.started("tune overhead", args.budget), "rows": []}
     print(f"tune's step time / the bare loop's (interleaved rounds, 95% interval; bound {BOUND})")
     for path in args.files:

@@ -244,9 +244,14 @@ def render(found: dict) -> str:
     """The validation table in Markdown, every string from the run escaped."""
     esc = plain_text.escape
     lines = [
-        f"{committed_run.heading(found)}, tune's budget {found['budget_s']:g} s per run; the"
-        f" machine's one-minute load average (tune's own runs included) went from "
-        f"{committed_run.load_range(found, ' to ')}",
+        committed_run.described(
+            found,
+            [
+                f"tune's budget {found['budget_s']:g} s per run",
+                "the machine's one-minute load average (tune's own runs included) went from "
+                f"{committed_run.load_range(found, ' to ')}",
+            ],
+        ),
         "",
         "| Snippet (slow factor) | Experiments run | Slow variant: top recommendation, speed-up "
         "(95% interval) | Better variant: the factor's row | Slow factor found | Better variant "
