@@ -16,9 +16,7 @@ LONGEST = 40
 # Pages that do not meet the limits yet, with what they may not exceed: their average and how
 # many sentences run over LONGEST. The numbers may only go down; a page that meets the limits
 # must leave this list (a test says so).
-NOT_YET: dict[str, tuple[float, int]] = {
-    "tune-validation.md": (23.9, 18),
-}
+NOT_YET: dict[str, tuple[float, int]] = {}
 
 
 def over_longest(found: prose_measure.PageMeasure) -> list[prose_measure.Sentence]:
@@ -37,12 +35,14 @@ def test_sentences_are_short(page):
     assert len(long) <= count, f"{page}: {len(long)} sentences over {LONGEST} words:\n{listed}"
 
 
-@pytest.mark.parametrize("page", sorted(NOT_YET))
-def test_a_page_that_meets_the_limits_leaves_the_list(page):
-    found = prose_measure.measure(page)
-    assert found.per_sentence > AVERAGE or over_longest(found), (
-        f"{page} meets the limits now: take it out of NOT_YET"
-    )
+def test_a_page_that_meets_the_limits_leaves_the_list():
+    """One test over the whole list, so that it still runs when the list is empty."""
+    met = []
+    for page in sorted(NOT_YET):
+        found = prose_measure.measure(page)
+        if found.per_sentence <= AVERAGE and not over_longest(found):
+            met.append(page)
+    assert not met, f"{', '.join(met)} meet the limits now: take them out of NOT_YET"
 
 
 def test_every_listed_page_is_in_the_nav():
