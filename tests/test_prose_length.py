@@ -42,7 +42,7 @@ def test_a_page_that_meets_the_limits_leaves_the_list():
         found = prose_measure.measure(page)
         if found.per_sentence <= AVERAGE and not over_longest(found):
             met.append(page)
-    assert not met, f"{', '.join(met)} meet the limits now: take them out of NOT_YET"
+    assert not met, f"within the limits now, take out of NOT_YET: {', '.join(met)}"
 
 
 def test_every_listed_page_is_in_the_nav():
