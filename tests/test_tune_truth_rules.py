@@ -246,7 +246,13 @@ def test_the_sitting_command_appends_each_case_and_an_interrupt_keeps_those_done
     """--sitting with two cases, the second interrupted: the first is appended, the second is
     not, the committed runs before it are kept, and the tables are rendered from what is kept."""
     runs_path = tmp_path / "truth_runs.json"
-    runs_path.write_text(truth_runs.RUNS_JSON.read_text(encoding="utf-8"))
+    # The committed runs of their first sitting only, so the run appended here is the second
+    # sitting the page shows beside the first, whatever sittings were committed since.
+    committed = json.loads(truth_runs.RUNS_JSON.read_text(encoding="utf-8"))
+    for case_runs in committed["cases"].values():
+        first = case_runs[0]["sitting"]
+        case_runs[:] = [run for run in case_runs if run["sitting"] == first]
+    runs_path.write_text(json.dumps(committed), encoding="utf-8")
     before = truth_runs.load(runs_path)
     monkeypatch.setattr(truth_runs, "RUNS_JSON", runs_path)
     for name in ("TRUTH_MD", "REPEAT_MD", "TABLE_MD", "DESIGNS_MD"):
