@@ -67,6 +67,12 @@ def test_markdown_reports_both_numbers_and_every_batch():
     assert rows[0].endswith("| 96% |")  # a / (a + b * 8) = 2 / 2.08
 
 
+def test_a_fixed_part_below_one_examples_cost_is_said_so_not_rounded_to_a_batch_of_0():
+    text = batch_fit.fit_markdown(results_with_line(0.004, 0.01), "batch_size/mlp")
+    assert "less than one example's cost (a / b = 0.4)" in text
+    assert "batch of about 0" not in text
+
+
 def test_a_non_positive_fit_is_flagged_and_missing_data_give_nothing():
     data = results_with_line(0.1, 0.0, batches=(8,))
     steps = {8: 1.0, 64: 8.0, 512: 200.0}  # growing faster than a line: the fit gives a < 0

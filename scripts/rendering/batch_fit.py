@@ -72,9 +72,14 @@ def fit_markdown(data: dict, snippet: str) -> str | None:
         "",
     ]
     if overhead > 0 and per_example > 0:
+        crossover = overhead / per_example
+        where = (
+            f"equals the per-example part at a batch of about {crossover:,.0f}"
+            if crossover >= 1
+            else f"is less than one example's cost (a / b = {crossover:.1f})"
+        )
         lines += [
-            f"By this line, the fixed part equals the per-example part at a batch of about "
-            f"{overhead / per_example:,.0f}. Throughput can approach but never pass "
+            f"By this line, the fixed part {where}. Throughput can approach but never pass "
             f"1 / b = {1 / per_example:,.0f} examples/s, however large the batch.",
             "",
         ]
