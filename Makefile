@@ -77,7 +77,8 @@ lock: $(STAMP)
 	$(BIN)/uv pip compile locks/tf221-keras3.in --universal --python-version 3.11 \
 		--generate-hashes --upgrade --quiet --output-file locks/tf221-keras3.txt
 
-# One worker per core; the browser tests share one (tests/conftest.py).
+# One worker per core; the browser tests share one, and so do the tests of each module that
+# tests/xdist_groups.py names.
 PYTEST := $(BIN)/python -m pytest -n auto --dist loadgroup
 
 # The edit loop's gate: lint, then every test on the default stack. The snippet runs on the

@@ -14,6 +14,7 @@ sys.path.insert(0, str(ROOT))
 
 from scripts.core import store as results  # noqa: E402
 from tests.site_build import build_site, build_site_once, made_once  # noqa: E402
+from tests.xdist_groups import scheduling_group  # noqa: E402
 
 # The modules with the longest tests (snippets run as programs, full renders, extra site
 # builds), started first so that no long test is left alone at the end of a parallel run.
@@ -27,21 +28,19 @@ def pytest_collection_modifyitems(items):
 @pytest.hookimpl(optionalhook=True)  # pytest -p no:xdist does not know this hook
 def pytest_xdist_make_scheduler(config, log):
     """Under pytest-xdist (-n auto --dist loadgroup, as the Makefile runs it) every test is
-    scheduled on its own, except the browser tests, which all go to one worker: one Chromium,
-    and every page loaded once (tests/browser/conftest.py's visits), not once per worker.
-    (xdist's own xdist_group mark does not reach the scheduler with pytest 9.2, which no
-    longer reads the item._nodeid xdist 3.8 rewrites.)"""
+    scheduled on its own, except the groups tests/xdist_groups.py names (the browser tests;
+    modules with a costly module-scoped fixture), each kept on one worker. (xdist's own
+    xdist_group mark does not reach the scheduler with pytest 9.2, which no longer reads the
+    item._nodeid xdist 3.8 rewrites.)"""
     if config.getvalue("dist") != "loadgroup":
         return None
     from xdist.scheduler import LoadGroupScheduling
 
-    class BrowserTestsTogether(LoadGroupScheduling):
+    class GroupedTestsTogether(LoadGroupScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            if nodeid.startswith("tests/browser/"):
-                return "browser"
-            return super()._split_scope(nodeid)
+            return scheduling_group(nodeid) or super()._split_scope(nodeid)
 
-    return BrowserTestsTogether(config, log)
+    return GroupedTestsTogether(config, log)
 
 
 @pytest.fixture(scope="session")

@@ -192,9 +192,11 @@ def test_results_matrix_and_a_section_per_stack(moved_render, moved_file, eviden
     assert f"[{evidence[0]['id']}]({evidence[0]['page']})" in new and "contradicted" in new
 
 
-def test_what_changed_lists_the_move_with_its_cause_or_cause_not_found(moved_file, evidence):
+def test_what_changed_lists_the_move_with_its_cause_or_cause_not_found(
+    moved_file, moved_render, evidence
+):
     claim = evidence[0]
-    page = rendered([moved_file])[stack_changes_page.OUTPUT]
+    page = moved_render[stack_changes_page.OUTPUT]  # rendered([moved_file]), made once
     row = next(line for line in page.splitlines() if f"[{claim['id']}]" in line)
     assert row.rstrip().endswith("| cause not found |")
     cause = stack_changes.Cause(
