@@ -94,9 +94,12 @@ def check_run(where: str, run: dict) -> None:
     boot = run.get("boot")
     if run["sitting"] != sittings.sitting_of({"boot": boot, "id": run["date"]}):
         raise ValueError(f"{where}: sitting {run['sitting']!r} is not its boot's or its date's")
-    tune = run.get("tune")
-    if tune is None:
-        return
+    if run.get("tune") is not None:
+        check_tune(where, run["tune"])
+
+
+def check_tune(where: str, tune: dict) -> None:
+    """Raise ValueError naming where unless a run's tune row has what the page reads."""
     if tune.get("seconds") is not None and not _number(tune["seconds"]):
         raise ValueError(f"{where}: tune.seconds is not a finite number")
     if tune["design"] not in runner.DESIGNS:
