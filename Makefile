@@ -97,13 +97,21 @@ test-stack: stack-env
 
 measure: stack-env
 	$(BIN)/python -m scripts.measure --stack $(STACK) $(ARGS)
-	$(BIN)/python -m scripts.render
+	$(RENDER)
 
 measure-quick: stack-env
 	$(BIN)/python -m scripts.measure --quick --stack $(STACK) $(ARGS)
 
+# Everything the results feed: the pages, tune's between-sitting spread (data/tune_spread.json)
+# and the tune truth page that pools with it, so a new session leaves none of them stale.
+define RENDER
+$(BIN)/python -m scripts.render
+$(BIN)/python -m benchmarks.tune.tune_spread
+$(BIN)/python -m benchmarks.tune.ground_truth --render
+endef
+
 render: $(STAMP)
-	$(BIN)/python -m scripts.render
+	$(RENDER)
 
 validate: $(STAMP)
 	$(BIN)/python -m scripts.validate $(FILES)
