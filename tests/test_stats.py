@@ -1,6 +1,8 @@
 """The harness statistics: quartiles, spread, the noise flag and throughput."""
 
+import random
 import statistics
+import sys
 
 import pytest
 
@@ -107,3 +109,32 @@ def test_entries_pair_only_when_timed_in_the_same_rounds():
     assert not stats.same_rounds(same[0], entry("2026-11-23T21:00:00Z", times[:4]))
     point, low, high = stats.entry_speedup(*same)
     assert point == 1.0 and low == high == 1.0  # identical paired rounds: no doubt at all
+
+
+@pytest.mark.parametrize("kind", ["paired", "each side apart", "against a first call"])
+def test_the_numpy_bootstrap_gives_the_python_one_bit_for_bit(kind):
+    """The array bootstrap must draw what random.Random(BOOTSTRAP_SEED) draws and take the
+    same medians, so a page rendered with or without NumPy shows the same interval."""
+    draw = random.Random(kind)
+    for _ in range(40):
+        n_variant = draw.randint(1, 25)
+        n_baseline = n_variant if kind == "paired" else draw.randint(1, 25)
+        variant = tuple(draw.lognormvariate(0, 0.3) for _ in range(n_variant))
+        baseline = tuple(draw.lognormvariate(0, 0.3) for _ in range(n_baseline))
+        first_call = 2.5 if kind == "against a first call" else None
+        args = (baseline, variant, first_call, 500, kind == "paired")
+        assert stats.bootstrap_with_numpy(*args) == stats.bootstrap_in_python(*args), args
+
+
+def test_without_numpy_the_interval_is_worked_out_in_python(monkeypatch):
+    """tf-doctor.pyz may run where NumPy is not installed: the Python path answers there."""
+    monkeypatch.setitem(sys.modules, "numpy", None)  # `import numpy` now raises ImportError
+    stats._bootstrap.cache_clear()
+    try:
+        args = ((1.0, 1.2, 0.9, 1.1), (0.5, 0.6, 0.55, 0.7), None, 200, True)
+        assert stats._bootstrap(*args) == stats.bootstrap_in_python(*args)
+        monkeypatch.setattr(stats, "bootstrap_in_python", lambda *a: (0.0, 0.0))
+        stats._bootstrap.cache_clear()
+        assert stats._bootstrap(*args) == (0.0, 0.0)
+    finally:
+        stats._bootstrap.cache_clear()

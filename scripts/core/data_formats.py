@@ -12,6 +12,7 @@ Not for tf-doctor.pyz: it imports jsonschema. The stdlib modules the archive shi
 
 from __future__ import annotations
 
+import copy
 import fnmatch
 import functools
 import json
@@ -161,11 +162,30 @@ def check(data: object, path: Path, name: str | None = None) -> None:
 
 
 def read(path: Path, name: str | None = None) -> object:
-    """A YAML or JSON data file, parsed and held to its format."""
+    """A YAML or JSON data file, parsed and held to its format. The same bytes are parsed and
+    checked once per process (a render reads data/measured_stacks.yml hundreds of times);
+    each caller gets its own copy."""
     try:
-        text = path.read_text(encoding="utf-8")
-        data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
-    except (OSError, UnicodeDecodeError, ValueError, yaml.YAMLError) as error:
+        raw = path.read_bytes()
+    except OSError as error:
         raise FormatError(f"{path.name}: cannot read it: {error}") from error
-    check(data, path, name)
-    return data
+    data = _parsed(raw, path.name, path.suffix)
+    _held(raw, path, name)
+    return copy.deepcopy(data)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(raw: bytes, file_name: str, suffix: str) -> object:
+    """The file's bytes parsed (read's cache: never handed out, only copied)."""
+    try:
+        text = raw.decode("utf-8")
+        return json.loads(text) if suffix == ".json" else yaml.safe_load(text)
+    except (UnicodeDecodeError, ValueError, yaml.YAMLError) as error:
+        raise FormatError(f"{file_name}: cannot read it: {error}") from error
+
+
+@functools.lru_cache(maxsize=256)
+def _held(raw: bytes, path: Path, name: str | None) -> bool:
+    """check() of these bytes at this path, made once; a failure raises and is not kept."""
+    check(_parsed(raw, path.name, path.suffix), path, name)
+    return True
