@@ -92,15 +92,16 @@ def _bootstrap(
 ) -> tuple[float, float]:
     """speedup_interval's resampling, worked out once per distinct input (a render asks for
     the same interval from several pages). With NumPy it runs as arrays over the very same
-    random draws (bootstrap_with_numpy); the archive without NumPy runs it in Python."""
-    try:
-        import numpy  # noqa: F401 - the fast path; tf-doctor.pyz may run without it
+    random draws (bootstrap_arrays.py); the archive without NumPy runs it in Python."""
+    data = (baseline_times, variant_times, baseline_point, resamples, paired)
+    try:  # tf-doctor.pyz bundles neither NumPy nor the module that uses it
+        from scripts.core import bootstrap_arrays
     except ImportError:
-        return bootstrap_in_python(baseline_times, variant_times, baseline_point, resamples, paired)
-    return bootstrap_with_numpy(baseline_times, variant_times, baseline_point, resamples, paired)
+        return bootstrap_in_python(*data)
+    return bootstrap_arrays.bootstrap(*data)
 
 
-def _percentiles(ratios: list[float], resamples: int) -> tuple[float, float]:
+def percentile_ends(ratios: list[float], resamples: int) -> tuple[float, float]:
     """The 95% interval's ends from the sorted resampled ratios."""
     tail = (1 - INTERVAL_LEVEL) / 2
     low = ratios[int(tail * resamples)]
@@ -127,54 +128,7 @@ def bootstrap_in_python(
                 baseline = baseline_point
         ratios.append(baseline / variant)
     ratios.sort()
-    return _percentiles(ratios, resamples)
-
-
-def bootstrap_with_numpy(
-    baseline_times, variant_times, baseline_point, resamples: int, paired: bool
-) -> tuple[float, float]:
-    """bootstrap_in_python's answer, bit for bit, as arrays: NumPy's Mersenne Twister is given
-    random.Random(BOOTSTRAP_SEED)'s state, so it draws the same numbers in the same order, and
-    each index is floor(u * n) as random.choices takes it. A site build asks for about 600
-    of these intervals; in Python they took most of its time."""
-    import numpy as np
-
-    rng = np.random.RandomState()
-    state = random.Random(BOOTSTRAP_SEED).getstate()[1]
-    rng.set_state(("MT19937", np.array(state[:-1], dtype=np.uint32), state[-1], 0, 0.0))
-    variant_values = np.asarray(variant_times, dtype=float)
-    n_variant = len(variant_values)
-    if paired and baseline_point is None:
-        rounds = _indices(rng.random_sample((resamples, n_variant)), n_variant)
-        variant = _medians(variant_values[rounds])
-        baseline = _medians(np.asarray(baseline_times, dtype=float)[rounds])
-    else:
-        n_baseline = 0 if baseline_point is not None else len(baseline_times)
-        draws = rng.random_sample((resamples, n_variant + n_baseline))
-        variant = _medians(variant_values[_indices(draws[:, :n_variant], n_variant)])
-        if baseline_point is None:
-            baseline_values = np.asarray(baseline_times, dtype=float)
-            baseline = _medians(baseline_values[_indices(draws[:, n_variant:], n_baseline)])
-        else:
-            baseline = np.full(resamples, baseline_point, dtype=float)
-    return _percentiles(np.sort(baseline / variant), resamples)
-
-
-def _indices(draws, n: int):
-    """random.choices' index for each draw u: floor(u * n)."""
-    import numpy as np
-
-    return np.floor(draws * float(n)).astype(np.intp)
-
-
-def _medians(samples):
-    """statistics.median of each row: the middle value, or the mean of the middle two."""
-    ordered = samples.copy()
-    ordered.sort(axis=1)
-    n = ordered.shape[1]
-    if n % 2:
-        return ordered[:, n // 2]
-    return (ordered[:, n // 2 - 1] + ordered[:, n // 2]) / 2
+    return percentile_ends(ratios, resamples)
 
 
 def same_rounds(baseline_entry: dict, variant_entry: dict) -> bool:
