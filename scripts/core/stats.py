@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import random
 import statistics
+from collections.abc import Sequence
 
 # A median whose interquartile range exceeds this share of it is flagged as noisy.
 NOISY_IQR_OVER_MEDIAN = 0.10
@@ -101,8 +102,8 @@ def _bootstrap(
     return bootstrap_arrays.bootstrap(*data)
 
 
-def percentile_ends(ratios: list[float], resamples: int) -> tuple[float, float]:
-    """The 95% interval's ends from the sorted resampled ratios."""
+def percentile_ends(ratios: Sequence[float], resamples: int) -> tuple[float, float]:
+    """The 95% interval's ends from the sorted resampled ratios (a list, or an array)."""
     tail = (1 - INTERVAL_LEVEL) / 2
     low = ratios[int(tail * resamples)]
     high = ratios[min(resamples - 1, int((1 - tail) * resamples))]
