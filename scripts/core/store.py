@@ -48,18 +48,30 @@ def _reject_constant(name: str):
 
 def read(path: Path) -> dict:
     """Load and check one results file (a version-1 file comes back as version 2); raise
-    ResultsError naming the file and field."""
+    ResultsError naming the file and field. The same text is checked once per process (a
+    test process reads the committed files many times); each caller gets its own parse."""
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise ResultsError(f"{path}: larger than {MAX_FILE_BYTES // 2**20} MiB; not read")
         text = path.read_text(encoding="utf-8")
-        data = json.loads(
-            text, parse_constant=_reject_constant, object_pairs_hook=_refuse_duplicate_keys
-        )
+        data = _parse(text)
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
         raise ResultsError(f"{path}: not a readable JSON results file ({error})") from error
-    check(data, str(path))
+    _checked(text, str(path))
     return upgrade(data) if data["schema_version"] == 1 else data
+
+
+def _parse(text: str) -> object:
+    return json.loads(
+        text, parse_constant=_reject_constant, object_pairs_hook=_refuse_duplicate_keys
+    )
+
+
+@functools.lru_cache(maxsize=32)
+def _checked(text: str, name: str) -> bool:
+    """check() of this text under this name, made once; a failure raises and is not kept."""
+    check(_parse(text), name)
+    return True
 
 
 def _refuse_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
