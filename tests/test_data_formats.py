@@ -219,3 +219,31 @@ def test_a_results_file_with_no_session_is_refused_when_read(tmp_path):
     empty.write_text(json.dumps({**committed, "sessions": []}), encoding="utf-8")
     with pytest.raises(store.ResultsError, match="sessions: expected at least 1 item"):
         store.read(empty)
+
+
+def test_the_fast_yaml_parser_gives_what_pyyamls_own_gives_for_every_data_file():
+    """scripts/core/yaml_files.py parses with libyaml where PyYAML has it (the locked wheels
+    do); every YAML file in data/ comes out as PyYAML's pure-Python safe_load gives it."""
+    from scripts.core import yaml_files
+
+    assert yaml_files.SAFE_LOADER is getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    yaml_paths = [p for p in data_files() if p.suffix in (".yml", ".yaml")]
+    assert yaml_paths
+    for path in yaml_paths:
+        text = path.read_text(encoding="utf-8")
+        assert yaml_files.safe_load(text) == yaml.safe_load(text), path.name
+
+
+def test_a_results_file_edited_after_a_read_is_checked_again(tmp_path):
+    """store.read checks the same text once per process; different text is checked afresh."""
+    source = max(sorted((ROOT / "results").glob("*.json")), key=lambda p: p.stat().st_size)
+    path = tmp_path / source.name
+    path.write_bytes(source.read_bytes())
+    first = store.read(path)
+    assert store.read(path) == first and store.read(path) is not first
+    broken = json.loads(path.read_text(encoding="utf-8"))
+    broken["sessions"] = []
+    path.write_text(json.dumps(broken), encoding="utf-8")
+    for _ in range(2):  # a failure is not kept as a pass, nor the earlier pass reused
+        with pytest.raises(store.ResultsError, match="sessions"):
+            store.read(path)

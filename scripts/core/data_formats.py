@@ -21,7 +21,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from scripts.core import project_files
+from scripts.core import project_files, yaml_files
 
 # data file (glob, relative to the repository) -> its schema's name (data/<name>.schema.json)
 FORMATS = {
@@ -179,7 +179,7 @@ def _parsed(raw: bytes, file_name: str, suffix: str) -> object:
     """The file's bytes parsed (read's cache: never handed out, only copied)."""
     try:
         text = raw.decode("utf-8")
-        return json.loads(text) if suffix == ".json" else yaml.safe_load(text)
+        return json.loads(text) if suffix == ".json" else yaml_files.safe_load(text)
     except (UnicodeDecodeError, ValueError, yaml.YAMLError) as error:
         raise FormatError(f"{file_name}: cannot read it: {error}") from error
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import yaml
-
+from scripts.core import yaml_files
 from scripts.core.project_files import ROOT
 
 MKDOCS = ROOT / "mkdocs.yml"
@@ -32,5 +31,5 @@ def entries(mkdocs: Path = MKDOCS) -> list[tuple[str, str]]:
             for key, value in node.items():
                 walk(value, str(key))
 
-    walk(yaml.safe_load(nav[: end.start() + 5] if end else nav)["nav"])
+    walk(yaml_files.safe_load(nav[: end.start() + 5] if end else nav)["nav"])
     return found

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import yaml
 
-from scripts.core import data_formats, plain_text
+from scripts.core import data_formats, plain_text, yaml_files
 from scripts.core.catalog import ROOT
 
 LEDGER = ROOT / "data" / "sources.yml"
@@ -184,7 +184,7 @@ def load(path: Path = LEDGER, root: Path | None = ROOT) -> dict:
     """The ledger, checked; raises SourcesError listing every problem."""
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml_files.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as error:
         raise SourcesError(f"{path.name}: not valid YAML ({error})") from error
     found = problems(data, root)
@@ -307,7 +307,7 @@ def file_usage(path: Path, root: Path = ROOT, usage: Usage | None = None) -> Usa
         prose = [text]
         usage.inline += [(name, url) for url in inline_links(text)]
     elif path.suffix in (".yml", ".yaml", ".json"):
-        loaded = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
+        loaded = json.loads(text) if path.suffix == ".json" else yaml_files.safe_load(text)
         prose = [s for key, s in _data_strings(loaded) if key not in CODE_FIELDS]
     else:
         prose = []

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import yaml
 
+from scripts.core import yaml_files
 from scripts.core.catalog import ROOT
 
 DATA = ROOT / "data" / "variance_strata.yml"
@@ -34,7 +35,7 @@ class Strata:
 def load(path: Path = DATA) -> Strata:
     """The strata file, checked (read once per path)."""
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml_files.safe_load(path.read_text(encoding="utf-8"))
         default, strata = raw["default"], raw["strata"]
     except (OSError, yaml.YAMLError, KeyError, TypeError) as error:
         raise StrataError(f"{path.name}: expected `default` and a `strata` list") from error

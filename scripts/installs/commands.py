@@ -9,9 +9,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
-from scripts.core import mac_recipes, project_files
+from scripts.core import mac_recipes, project_files, yaml_files
 
 ROOT = project_files.ROOT
 DOCS = ROOT / "docs"
@@ -153,7 +151,7 @@ def from_docs(docs: Path = DOCS) -> list[Printed]:
 
 def symptom_entries() -> list[dict]:
     """data/symptoms.yml's entries, as stored."""
-    return yaml.safe_load(project_files.read_text(SYMPTOMS))["symptoms"]
+    return yaml_files.safe_load(project_files.read_text(SYMPTOMS))["symptoms"]
 
 
 def from_data() -> list[Printed]:

@@ -8,9 +8,7 @@ import math
 import re
 from pathlib import Path
 
-import yaml
-
-from scripts.core import measured_stacks, plain_text
+from scripts.core import measured_stacks, plain_text, yaml_files
 from scripts.core.catalog import ROOT
 
 MACHINE_NAMES = ROOT / "data" / "machine_names.yml"
@@ -19,7 +17,7 @@ NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 
 @functools.cache
 def _machine_names(path: Path = MACHINE_NAMES) -> dict[str, str]:
-    found = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    found = yaml_files.safe_load(path.read_text(encoding="utf-8")) or {}
     if not isinstance(found, dict) or not all(
         isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in found.items()
     ):

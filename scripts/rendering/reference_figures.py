@@ -12,7 +12,7 @@ from pathlib import Path
 
 import yaml
 
-from scripts.core import data_formats, plain_text
+from scripts.core import data_formats, plain_text, yaml_files
 from scripts.core.catalog import ROOT
 from scripts.rendering import names
 
@@ -50,7 +50,7 @@ class ReferenceDataError(ValueError):
 
 def load(path: Path = REFERENCE_FILE) -> list[dict]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml_files.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
         raise ReferenceDataError(f"{path.name}: cannot read it: {error}") from error
     check_file(data, path.name)
