@@ -41,6 +41,13 @@ from tests.forked_program import children_forked, fork_is_safe, run_in_fork
 # as the program (each variant in its own child, on that stack), without the forked contract
 # checks, which test the code's shape and are made on the default stack.
 CONTRACT_ONLY_ON_DEFAULT = "SNIPPET_CHECK_PROGRAM_ONLY"
+# Set to "1" to keep AutoGraph out of tf-keras's own code, as TensorFlow 2.21's conversion rules
+# do (autograph/core/config.py lists DoNotConvert('tf_keras') beside 'keras'); TF 2.16.2's list
+# names only 'keras', so there a tf-keras training step's first trace converts tf-keras itself,
+# about 20 s a process on the 2-core Xeon (threads/small_model, one variant: 20.4 s, 0.9 s
+# without). The snippet's own code is converted either way; tests/test_snippets.py keeps one
+# snippet on TensorFlow's own rules.
+TF_KERAS_UNCONVERTED = "SNIPPET_CHECK_TF_KERAS_UNCONVERTED"
 
 
 class CheckFailed(AssertionError):
@@ -149,9 +156,25 @@ def module_without_main(path: Path, module_name: str) -> tuple[dict, list[ast.st
     return module.__dict__, main_blocks
 
 
+def tf_keras_autograph() -> str:
+    """Leave tf-keras's own code unconverted where TF_KERAS_UNCONVERTED asks and TensorFlow's
+    rules convert it; says which rules the run used. Forked runs inherit the rule."""
+    if os.environ.get(TF_KERAS_UNCONVERTED) != "1":
+        return "tensorflow's rules"
+    from tensorflow.python.autograph.core import config  # noqa: PLC0415 - only when asked
+
+    rules = config.CONVERSION_RULES
+    if any(isinstance(r, config.DoNotConvert) and r.matches("tf_keras") for r in rules):
+        return "tensorflow's rules"  # already left out (TF 2.21)
+    # The way TensorFlow's own tests add a rule (autograph/core/converter_testing.py).
+    config.CONVERSION_RULES = (config.DoNotConvert("tf_keras"), *rules)
+    return "tf_keras left unconverted"
+
+
 def check_program(path: Path, size: str) -> dict:
     """Run the snippet as `python path size` would, its workloads checked; returns the report."""
     name = path.with_suffix("").relative_to(path.parents[1]).as_posix()
+    autograph = tf_keras_autograph()
     sys.argv = [str(path), size]
     sys.path.insert(0, str(path.parent))  # as Python does for a script
     namespace, main_blocks = module_without_main(path, "__main__")
@@ -189,6 +212,7 @@ def check_program(path: Path, size: str) -> dict:
         "calls": calls,
         "checked_directly": directly,
         "children": children,
+        "autograph": autograph,
     }
 
 
