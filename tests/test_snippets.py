@@ -74,7 +74,7 @@ def snippet_servers(root, tmp_path_factory):
 # On TF 2.16.2 + tf-keras, AutoGraph converts tf-keras's own code at a training step's first
 # trace (TF 2.21's rules leave it out): 20 of a variant's 21 s there. The tf-keras runs took
 # about 560 of a quiet run's 2,000 worker-seconds (2-core Xeon, 2026-11-29). So the runs leave
-# tf-keras unconverted (tests/snippet_check.py), as later TensorFlow does, except this
+# tf-keras unconverted (tests/snippet_check.py), as TF 2.21 does, except this
 # snippet's, which keeps TensorFlow's own rules: a tf-keras fit() traced as a reader's is.
 # `make measure` always runs the snippets as readers do.
 ON_TENSORFLOWS_AUTOGRAPH_RULES = "graph_execution/fit_jit"
