@@ -8,11 +8,12 @@ STAMP  := $(VENV)/.installed-stamp
 # Linux aarch64 and macOS arm64 on Python 3.11 and 3.12 (`make lock` regenerates it).
 LOCK   := requirements.txt
 
-.PHONY: help venv serve build check test test-stack lint lock measure measure-quick render validate compare notebooks doctor doctor-page commands-record clean
+.PHONY: help venv serve build check test test-end-to-end test-stack lint lock measure measure-quick render validate compare notebooks doctor doctor-page commands-record clean
 
 help:
 	@echo "make serve          build .venv if needed, serve the site at http://127.0.0.1:8000"
-	@echo "make check          lint, then every test on the default stack (the edit loop)"
+	@echo "make check          lint, then the default stack's tests but the end-to-end ones (the edit loop)"
+	@echo "make test-end-to-end  the end-to-end tests on the default stack (tune, measure, browser)"
 	@echo "make test           lint, then every test on every measured stack (what CI runs)"
 	@echo "make test-stack     one stack's snippet runs (STACK=tf221-keras3)"
 	@echo "make measure        re-measure every snippet on this machine (results/<machine-id>.json)"
@@ -81,11 +82,16 @@ lock: $(STAMP)
 # tests/xdist_groups.py names.
 PYTEST := $(BIN)/python -m pytest -n auto --dist loadgroup
 
-# The edit loop's gate: lint, then every test on the default stack. The snippet runs on the
-# other stacks carry the stack_matrix mark (tests/test_snippets.py) and are left out, so no
-# other stack's environment is needed.
+# The edit loop's gate: lint, then every test on the default stack but the end-to-end runs of
+# whole tools. The snippet runs on the other stacks carry the stack_matrix mark
+# (tests/test_snippets.py), so no other stack's environment is needed; the end_to_end ones
+# (tune or measure on TensorFlow, make targets on a copy, the browser) run in `make test`.
 check: $(STAMP) lint
-	$(PYTEST) -m "not stack_matrix"
+	$(PYTEST) -m "not stack_matrix and not end_to_end"
+
+# The end-to-end runs on the default stack, for CI's job beside the gate.
+test-end-to-end: $(STAMP)
+	$(PYTEST) -m "end_to_end and not stack_matrix"
 
 # Everything in one pytest run: every stack's environment, then every test on every stack.
 test: $(STAMP) lint stack-envs

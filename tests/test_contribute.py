@@ -301,6 +301,7 @@ def snapshot(directory: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(directory.glob("*.json"))}
 
 
+@pytest.mark.end_to_end
 def test_the_pages_cheap_commands_run_on_a_copy_of_the_repository(repository_copy, root):
     commands = page_commands(root)
     for command in CHEAP_COMMANDS:

@@ -130,6 +130,7 @@ def current_report(linux_files: list[dict], snippet: str, root) -> dict | None:
     return None
 
 
+@pytest.mark.end_to_end
 def test_the_hosted_workflow_measuring_steps_give_a_file_that_validates_and_renders(
     tmp_path, monkeypatch, committed_results, root
 ):

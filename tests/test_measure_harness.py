@@ -80,6 +80,7 @@ def results_file(results_dir):
     return results_dir / f"{provenance.collect_machine()['id']}.json"
 
 
+@pytest.mark.end_to_end
 def test_good_snippet_is_measured_with_provenance(snippets_dir, tmp_path, capsys):
     # --quick captures the printed output only on request (--output).
     status = run_measure(snippets_dir, tmp_path / "out", "--only", "demo/good", "--output")
@@ -97,6 +98,7 @@ def test_good_snippet_is_measured_with_provenance(snippets_dir, tmp_path, capsys
     assert f"Session {data['sessions'][0]['id']}: " in out and " variants spread over 10%" in out
 
 
+@pytest.mark.end_to_end
 def test_failures_are_named_and_other_results_are_kept(snippets_dir, tmp_path, capsys):
     out_dir = tmp_path / "out"
     assert run_measure(snippets_dir, out_dir, "--only", "demo/good") == 0
@@ -119,6 +121,7 @@ def test_unknown_snippet_name_is_refused_with_the_known_ones(snippets_dir, tmp_p
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.end_to_end
 def test_corrupt_existing_results_file_is_not_overwritten(snippets_dir, tmp_path, capsys):
     out_dir = tmp_path / "out"
     out_dir.mkdir()
@@ -129,6 +132,7 @@ def test_corrupt_existing_results_file_is_not_overwritten(snippets_dir, tmp_path
     assert str(path) in capsys.readouterr().err
 
 
+@pytest.mark.end_to_end
 def test_a_variant_removed_from_a_snippet_loses_its_entry(snippets_dir, tmp_path):
     out_dir = tmp_path / "out"
     assert run_measure(snippets_dir, out_dir, "--only", "demo/good", "--no-output") == 0
@@ -159,6 +163,7 @@ ISOLATED = """
 """
 
 
+@pytest.mark.end_to_end
 def test_isolated_variants_each_get_a_fresh_process(snippets_dir, tmp_path):
     (snippets_dir / "demo" / "isolated.py").write_text(textwrap.dedent(ISOLATED))
     out_dir = tmp_path / "out"
@@ -171,6 +176,7 @@ def test_isolated_variants_each_get_a_fresh_process(snippets_dir, tmp_path):
     assert stats["peak_rss_bytes"] > 1e6
 
 
+@pytest.mark.end_to_end
 def test_without_isolation_the_same_snippet_fails_by_name(snippets_dir, tmp_path, capsys):
     text = textwrap.dedent(ISOLATED).replace("ISOLATE_VARIANTS = True", "")
     (snippets_dir / "demo" / "shared.py").write_text(text)
@@ -180,6 +186,7 @@ def test_without_isolation_the_same_snippet_fails_by_name(snippets_dir, tmp_path
     )
 
 
+@pytest.mark.end_to_end
 def test_another_machine_with_the_same_id_gets_a_suffixed_file(snippets_dir, tmp_path):
     out_dir = tmp_path / "out"
     assert run_measure(snippets_dir, out_dir, "--only", "demo/good", "--no-output") == 0
@@ -198,6 +205,7 @@ def test_another_machine_with_the_same_id_gets_a_suffixed_file(snippets_dir, tmp
     assert len(list(out_dir.glob("*.json"))) == 2
 
 
+@pytest.mark.end_to_end
 def test_a_second_run_is_refused_while_one_holds_the_machine(snippets_dir, tmp_path, capsys):
     first = measure.hold_run_lock()
     assert first is not None
@@ -211,6 +219,7 @@ def test_a_second_run_is_refused_while_one_holds_the_machine(snippets_dir, tmp_p
     assert run_measure(snippets_dir, tmp_path / "out", "--only", "demo/good", "--no-output") == 0
 
 
+@pytest.mark.end_to_end
 def test_each_entry_records_the_noise_check(snippets_dir, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(measure.noise_check, "snapshot", lambda: {"load_1m": 9.0, "cores": 2})
     assert run_measure(snippets_dir, tmp_path / "out", "--only", "demo/good", "--no-output") == 0
@@ -221,6 +230,7 @@ def test_each_entry_records_the_noise_check(snippets_dir, tmp_path, monkeypatch,
     assert all(e["conditions"] == {"load_1m": 9.0, "cores": 2} for e in data["entries"].values())
 
 
+@pytest.mark.end_to_end
 def test_a_dirty_tree_is_refused_for_results_but_not_for_a_scratch_folder(
     snippets_dir, tmp_path, monkeypatch, capsys
 ):
@@ -238,6 +248,7 @@ def test_a_dirty_tree_is_refused_for_results_but_not_for_a_scratch_folder(
     )
 
 
+@pytest.mark.end_to_end
 def test_a_scratch_run_takes_the_id_its_machine_has_in_results(
     snippets_dir, tmp_path, empty_published_results
 ):
@@ -254,6 +265,7 @@ def test_a_scratch_run_takes_the_id_its_machine_has_in_results(
     assert [p.name for p in out_dir.glob("*.json")] == [suffixed]
 
 
+@pytest.mark.end_to_end
 def test_variants_are_timed_in_interleaved_rounds(snippets_dir, tmp_path):
     out_dir = tmp_path / "out"
     assert run_measure(snippets_dir, out_dir, "--only", "demo/good", "--no-output") == 0
@@ -325,6 +337,7 @@ SKIPPED_HERE = """
 """
 
 
+@pytest.mark.end_to_end
 def test_a_snippet_declared_unable_to_run_on_the_stack_is_skipped_by_name(
     snippets_dir, tmp_path, capsys
 ):

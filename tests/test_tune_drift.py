@@ -83,6 +83,7 @@ def test_resident_memory_is_read():
     assert child.resident_bytes() > 10 * MIB
 
 
+@pytest.mark.end_to_end
 def test_the_drift_experiment_runs_on_a_model(root, reader):  # noqa: F811
     (reader / "my_model.py").write_text(model_text())
     done = tune(root, "my_model.py", "--only", "drift", "--budget", "4", "--json", cwd=reader)

@@ -11,9 +11,12 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from tests.test_tune_runner import FAST_INPUT, model_text, reader, tune  # noqa: F401 (a fixture)
 
 
+@pytest.mark.end_to_end
 def test_a_failing_experiment_fails_alone_and_data_that_runs_out_is_named(root, reader):  # noqa: F811
     # Under a mixed policy build_model() raises; the dataset is built on a generator object,
     # so it runs out once read past its 8 batches.
@@ -51,6 +54,7 @@ def test_a_failing_experiment_fails_alone_and_data_that_runs_out_is_named(root, 
     assert "expected a dataset that can be read many times" in rows[0]["note"]
 
 
+@pytest.mark.end_to_end
 def test_ctrl_c_prints_what_was_measured(root, reader):  # noqa: F811
     (reader / "my_model.py").write_text(model_text())
     env = dict(os.environ, PYTHONPATH=str(root), TF_CPP_MIN_LOG_LEVEL="2")
@@ -94,6 +98,7 @@ def test_ctrl_c_prints_what_was_measured(root, reader):  # noqa: F811
     assert "Traceback" not in errors
 
 
+@pytest.mark.end_to_end
 def test_an_experiment_whose_process_dies_fails_alone(root, reader):  # noqa: F811
     dies_in_graph = "import os, sys\n    if 'graph' in sys.argv: os._exit(3)"
     (reader / "my_model.py").write_text(model_text(policy_check=dies_in_graph))
@@ -147,6 +152,7 @@ def training_data():
 """
 
 
+@pytest.mark.end_to_end
 def test_larger_batches_stop_cleanly_at_the_memory_ceiling(root, reader):  # noqa: F811
     (reader / "fits_64.py").write_text(OUT_OF_MEMORY_ABOVE.format(limit=64))
     (reader / "fits_16.py").write_text(OUT_OF_MEMORY_ABOVE.format(limit=16))

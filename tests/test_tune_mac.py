@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from scripts.core import provenance
 from scripts.tuning import analysis, child, experiments, model_file, report, runner
 from tests.mac_samples import FakeMac
@@ -56,6 +58,7 @@ def test_the_cpu_arm_hides_the_gpu_in_processes_of_its_own(monkeypatch):
     assert 'tf.config.set_visible_devices([], "GPU")' in row.change
 
 
+@pytest.mark.end_to_end
 def test_the_child_can_hide_a_gpu_before_tensorflow_starts(root, reader, tmp_path):  # noqa: F811
     (reader / "my_model.py").write_text(model_text())
     out = tmp_path / "check.json"
@@ -109,6 +112,7 @@ def test_the_tolerance_is_the_guides(root):
     assert (experiments.RTOL, experiments.ATOL) == ast.literal_eval(line.split("=", 1)[1].strip())
 
 
+@pytest.mark.end_to_end
 def test_a_mac_without_tensorflow_metal_is_told_why_there_is_no_gpu(root, reader):  # noqa: F811
     path = reader / "my_model.py"
     path.write_text(model_text())

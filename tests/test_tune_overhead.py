@@ -8,7 +8,10 @@ import re
 import subprocess
 import sys
 
+import pytest
 
+
+@pytest.mark.end_to_end
 def test_the_overhead_benchmark_runs(root):
     done = subprocess.run(
         [sys.executable, "-m", "benchmarks.tune.overhead", "scripts/tuning/template.py",

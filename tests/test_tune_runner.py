@@ -81,6 +81,7 @@ def test_a_bad_file_is_refused_before_any_child_starts(root, reader):
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.end_to_end
 def test_a_model_that_cannot_train_on_its_batches_is_named(root, reader):
     wrong = "tf.data.Dataset.from_tensor_slices((x, y[:, :3])).batch(32)"
     (reader / "my_model.py").write_text(model_text(wrong))
@@ -93,6 +94,7 @@ def test_a_model_that_cannot_train_on_its_batches_is_named(root, reader):
     assert "expected a model that trains on those batches" in error
 
 
+@pytest.mark.end_to_end
 def test_one_experiment_measured_with_progress_json_and_nothing_written(root, reader):
     path = reader / "my_model.py"
     path.write_text(model_text())
@@ -144,6 +146,7 @@ Sequential.__module__ = "tf_keras.src.engine.sequential"
 '''
 
 
+@pytest.mark.end_to_end
 def test_a_keras2_tf_keras_model_is_measured(root, reader):
     (reader / "tf_keras.py").write_text(FAKE_TF_KERAS)
     (reader / "my_model.py").write_text(
@@ -167,6 +170,7 @@ def check_facts(root: Path, path: Path, out: Path, *options: str) -> dict:
     return found
 
 
+@pytest.mark.end_to_end
 def test_a_thread_arm_measures_its_count_where_the_file_pins_its_own(root, reader, tmp_path):
     pinned = "import tensorflow as tf\ntf.config.threading.set_intra_op_parallelism_threads(1)\n"
     path = reader / "my_model.py"

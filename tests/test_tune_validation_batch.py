@@ -10,12 +10,15 @@ each with an interval."""
 
 from __future__ import annotations
 
+import pytest
+
 from benchmarks.tune import validation
 from tests.tune_validation import committed_verdicts, measured_with_intervals, tune_json
 
 CASE = validation.case_named("mlp_batch_32.py")
 
 
+@pytest.mark.end_to_end
 def test_a_small_run_measures_twice_and_four_times_the_batch_of_32(root):
     rows = measured_with_intervals(tune_json(root, CASE.slow, "batch"), "batch")
     assert sorted(row["arm"] for row in rows) == ["batch_x2", "batch_x4"], rows

@@ -23,6 +23,7 @@ def test_the_committed_run_found_the_factor_and_left_the_better_variant_alone():
     assert clean, "the committed run's tensor-slices pipeline was told to feed faster"
 
 
+@pytest.mark.end_to_end
 @pytest.mark.parametrize("model", [CASE.slow, CASE.better])
 def test_small_runs_measure_both_pipelines_against_batches_in_memory(root, model):
     rows = measured_with_intervals(tune_json(root, model, "input"), "input")

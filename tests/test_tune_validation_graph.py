@@ -7,6 +7,8 @@ variant's graph arm is measured with an interval, and the graph variant has no s
 
 from __future__ import annotations
 
+import pytest
+
 from benchmarks.tune import validation
 from tests.tune_validation import committed_verdicts, measured_with_intervals, tune_json
 
@@ -19,6 +21,7 @@ def test_the_committed_run_found_the_factor_and_left_the_graph_variant_alone():
     assert clean, "the committed run's graph variant was told to leave eager mode"
 
 
+@pytest.mark.end_to_end
 def test_a_small_run_measures_the_eager_variant_against_one_graph(root):
     report = tune_json(root, CASE.slow, "graph")
     assert report["facts"]["run_eagerly"] is True
@@ -27,6 +30,7 @@ def test_a_small_run_measures_the_eager_variant_against_one_graph(root):
     assert rows[0]["link"] == validation.SMALL_OPS
 
 
+@pytest.mark.end_to_end
 def test_the_graph_variant_is_offered_xla_not_a_graph(root):
     report = tune_json(root, CASE.better, "graph")
     assert report["facts"]["run_eagerly"] is False

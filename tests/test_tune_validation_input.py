@@ -7,6 +7,8 @@ the conversion section's link."""
 
 from __future__ import annotations
 
+import pytest
+
 from benchmarks.tune import validation
 from tests.tune_validation import committed_verdicts, measured_with_intervals, tune_json
 
@@ -19,6 +21,7 @@ def test_the_committed_run_found_the_factor_and_left_the_better_variant_alone():
     assert clean, "the committed run's tensors converted once were told to convert once"
 
 
+@pytest.mark.end_to_end
 def test_a_small_run_measures_arrays_against_tensors_converted_once(root):
     report = tune_json(root, CASE.slow, "input")
     assert report["facts"]["data_kind"] == "arrays"

@@ -7,6 +7,8 @@ full run (docs/_generated/tune/validation.json; no live timing decides a test, i
 
 from __future__ import annotations
 
+import pytest
+
 from benchmarks.tune import validation
 from scripts.tuning import experiments
 from tests.tune_validation import committed_verdicts, measured_with_intervals, tune_json
@@ -20,6 +22,7 @@ def test_the_committed_run_found_the_retracing_and_left_the_better_variant_alone
     assert clean, "the committed run's input_signature variant was told it retraces"
 
 
+@pytest.mark.end_to_end
 def test_retracing_on_python_scalars_is_counted_and_its_fix_measured(root):
     report = tune_json(root, CASE.slow, "graph")
     assert report["facts"]["traces"][1:] == [1] * (experiments.TRACE_STEPS - 1)
@@ -27,6 +30,7 @@ def test_retracing_on_python_scalars_is_counted_and_its_fix_measured(root):
     assert [row["link"] for row in rows] == [experiments.RETRACING_LINK], rows
 
 
+@pytest.mark.end_to_end
 def test_the_input_signature_variant_is_not_told_it_retraces(root):
     report = tune_json(root, CASE.better, "graph")
     assert report["facts"]["traces"][1:] == [0] * (experiments.TRACE_STEPS - 1)

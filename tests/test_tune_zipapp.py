@@ -33,6 +33,7 @@ def test_in_a_bare_environment_it_says_tensorflow_is_missing(built, bare_python,
     assert "python tf-doctor.pyz tune FILE" in helped.stdout
 
 
+@pytest.mark.end_to_end
 def test_with_tensorflow_it_measures_from_the_archive_alone(built, tmp_path):
     # run() clears PYTHONPATH: the children can import tune only from the archive.
     (tmp_path / "my_model.py").write_text(model_text())
@@ -86,6 +87,7 @@ def test_make_tune_needs_a_file_and_runs_the_command(root):
     assert '-m scripts.tune "my model.py" --only input' in dry.stdout
 
 
+@pytest.mark.end_to_end
 def test_the_archive_reads_a_new_users_pipeline(built, root, tmp_path):
     # A file of the kind readers bring (not a snippet), run from the archive alone: the
     # pipeline's two sequential maps are found and the parallel variant measured.

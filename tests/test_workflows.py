@@ -64,8 +64,10 @@ def test_the_gate_runs_on_linux_and_on_an_apple_silicon_mac_and_ci_runs_make_tes
     linux = [job for job in jobs.values() if job["runs-on"] == "ubuntu-latest"]
     mac = [job for job in jobs.values() if job["runs-on"] == "macos-14"]
     assert linux and mac, f"need an ubuntu-latest and a macos-14 (Apple M1) job: {runners}"
-    assert ".ci/run check" in run_commands(linux[0])
+    linux_commands = "\n".join(run_commands(job) for job in linux)
+    assert ".ci/run check" in linux_commands and ".ci/run end-to-end" in linux_commands
     assert "make check" in run_commands(mac[0]) and "make measure-quick" in run_commands(mac[0])
+    assert "make test-end-to-end" in run_commands(mac[0])
     # .ci/run, the project's own CI, runs the README's test command by default: every stack.
     ci_run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert 'case "${1:-test}" in' in ci_run and "test) make test ;;" in ci_run
@@ -230,7 +232,8 @@ def test_workflows_use_only_make_targets_that_exist():
             used |= set(re.findall(r"\bmake ([a-z-]+)", run_commands(job)))
     ci_run = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     used |= set(re.findall(r"\) make ([a-z-]+) ;;", ci_run))  # its targets, not apt's make
-    assert {"check", "test", "test-stack"} <= used and used <= targets, used - targets
+    assert {"check", "test", "test-end-to-end", "test-stack"} <= used, used
+    assert used <= targets, used - targets
 
 
 def test_mac_results_machine_is_named_apple_silicon_cpu_only_hosted():

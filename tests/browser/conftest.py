@@ -38,6 +38,16 @@ SEARCH_INDEX = "/search/search_index.json"  # one file for the whole site, fetch
 PHONE = {"width": 390, "height": 844}
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by mark
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every browser test carries the end_to_end mark: `make check` leaves them out and
+    `make test` runs them (pyproject.toml)."""
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in Path(item.path).resolve().parents:
+            item.add_marker(pytest.mark.end_to_end)
+
+
 def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
 
