@@ -97,9 +97,9 @@ test-end-to-end: $(STAMP)
 test: $(STAMP) lint stack-envs
 	$(PYTEST)
 
-# One stack's snippet runs, for CI's stack matrix: make test-stack STACK=tf221-keras3
+# One stack's snippet runs and page blocks, for CI's stack matrix: make test-stack STACK=tf221-keras3
 test-stack: stack-env
-	$(PYTEST) tests/test_snippets.py -k "$(STACK)"
+	$(PYTEST) tests/test_snippets.py tests/test_page_code.py -k "$(STACK)"
 
 measure: stack-env
 	$(BIN)/python -m scripts.measure --stack $(STACK) $(ARGS)

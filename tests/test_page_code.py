@@ -53,7 +53,14 @@ def _cases() -> list:
             for stack in stacks:
                 if "import tf_keras" in block.code and not _has_tf_keras(stack):
                     continue  # written for the tf-keras stack only
-                cases.append(pytest.param(page, block, stack, id=f"{page}:{block.lineno}-{stack}"))
+                # As the snippet runs: a stack other than the default is the stack matrix's
+                # (make test, make test-stack), so the gate needs no other stack's environment.
+                marks = () if stack == measured_stacks.DEFAULT else pytest.mark.stack_matrix
+                cases.append(
+                    pytest.param(
+                        page, block, stack, id=f"{page}:{block.lineno}-{stack}", marks=marks
+                    )
+                )
     return cases
 
 

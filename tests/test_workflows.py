@@ -85,7 +85,8 @@ def test_the_stack_matrix_runs_every_other_stack_on_main_weekly_and_on_pull_requ
     triggers = workflow["on"]
     assert triggers["push"] == {"branches": ["main"]} and triggers["schedule"]
     for path in ("snippets/**", "locks/**", "requirements.txt", "data/measured_stacks.yml",
-                 "tests/snippet_check.py", "tests/snippet_server.py", "tests/forked_program.py"):  # fmt: skip
+                 "tests/snippet_check.py", "tests/snippet_server.py", "tests/forked_program.py",
+                 "tests/test_page_code.py", "docs/*.md"):  # fmt: skip
         assert path in triggers["pull_request"]["paths"], path
     linux, mac = workflow["jobs"]["linux"], workflow["jobs"]["macos"]
     for job in (linux, mac):
