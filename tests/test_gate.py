@@ -20,7 +20,7 @@ def test_the_gate_and_the_end_to_end_job_split_the_default_stack_and_make_test_r
     makefile = (root / "Makefile").read_text(encoding="utf-8")
     assert mark_expression(makefile, "test") is None
     # (not S and not E) and (E and not S) are disjoint, and together are `not S`: every item
-    # but the other stacks' snippet runs, which `make test` and stacks.yml run.
+    # but the other stacks' snippet runs and page blocks, which `make test` and stacks.yml run.
     assert mark_expression(makefile, "check") == "not stack_matrix and not end_to_end"
     assert mark_expression(makefile, "test-end-to-end") == "end_to_end and not stack_matrix"
 

@@ -19,7 +19,7 @@ import pytest
 from pytest_codeblocks import extract_from_file
 
 from scripts.core import measured_stacks, project_files
-from tests.test_snippets import stack_for_test
+from tests.test_snippets import stack_for_test, stack_marks
 
 DOCS_PAGES = {"setup.md": ("tf216-tf-keras", "tf221-keras3"),
               "versions.md": ("tf216-tf-keras",),
@@ -55,10 +55,13 @@ def _cases() -> list:
                     continue  # written for the tf-keras stack only
                 # As the snippet runs: a stack other than the default is the stack matrix's
                 # (make test, make test-stack), so the gate needs no other stack's environment.
-                marks = () if stack == measured_stacks.DEFAULT else pytest.mark.stack_matrix
                 cases.append(
                     pytest.param(
-                        page, block, stack, id=f"{page}:{block.lineno}-{stack}", marks=marks
+                        page,
+                        block,
+                        stack,
+                        id=f"{page}:{block.lineno}-{stack}",
+                        marks=stack_marks(stack),
                     )
                 )
     return cases

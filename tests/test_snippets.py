@@ -24,16 +24,16 @@ def test_there_are_snippets():
 
 
 STACKS = measured_stacks.load()
-# The stack dimension: every stack but the default carries the `stack_matrix` mark
-# (pyproject.toml), so `make check` runs the default stack only and `make test` runs them all.
-STACK_PARAMS = [
-    pytest.param(
-        stack,
-        id=stack.id,
-        marks=() if stack.id == measured_stacks.DEFAULT else pytest.mark.stack_matrix,
-    )
-    for stack in STACKS
-]
+
+
+def stack_marks(stack_id: str):
+    """The stack dimension's mark: every stack but the default carries `stack_matrix`
+    (pyproject.toml), so `make check` runs the default stack only and `make test` runs them all;
+    the page code blocks (tests/test_page_code.py) take the same mark."""
+    return () if stack_id == measured_stacks.DEFAULT else pytest.mark.stack_matrix
+
+
+STACK_PARAMS = [pytest.param(stack, id=stack.id, marks=stack_marks(stack.id)) for stack in STACKS]
 
 
 def in_ci() -> bool:
@@ -80,6 +80,10 @@ def snippet_servers(root, tmp_path_factory):
 ON_TENSORFLOWS_AUTOGRAPH_RULES = "graph_execution/fit_jit"
 
 
+def leaves_tf_keras_unconverted(snippet, stack: measured_stacks.Stack) -> bool:
+    return stack.legacy_keras and snippet.name != ON_TENSORFLOWS_AUTOGRAPH_RULES
+
+
 def run_as_program(snippet, stack, server, tmp_path) -> tuple[str, dict]:
     """One run of `python <snippet> small` with the stack's Python and TF_USE_LEGACY_KERAS,
     every workload it builds checked as the harness uses it (tests/snippet_check.py): its
@@ -88,7 +92,7 @@ def run_as_program(snippet, stack, server, tmp_path) -> tuple[str, dict]:
     extra = {}
     if stack.id != measured_stacks.DEFAULT:  # the forked contract checks run on the default
         extra[snippet_check.CONTRACT_ONLY_ON_DEFAULT] = "1"
-    if stack.legacy_keras and snippet.name != ON_TENSORFLOWS_AUTOGRAPH_RULES:
+    if leaves_tf_keras_unconverted(snippet, stack):
         extra[snippet_check.TF_KERAS_UNCONVERTED] = "1"
     done = server.run([str(report), str(snippet.path), "small"], extra, 600, tmp_path)
     assert done.returncode == 0, f"{snippet.name} on {stack.id}:\n{done.stderr[-3000:]}"
@@ -108,9 +112,10 @@ def test_runs_as_a_program_on_every_stack_and_gives_what_the_harness_needs(
     stdout, report = run_as_program(snippet, stack, snippet_servers(stack), tmp_path)
     variants = report["variants"]
     assert report["baseline"] in variants
-    left_out = stack.legacy_keras and snippet.name != ON_TENSORFLOWS_AUTOGRAPH_RULES
     assert report["autograph"] == (
-        "tf_keras left unconverted" if left_out else "tensorflow's rules"
+        "tf_keras left unconverted"
+        if leaves_tf_keras_unconverted(snippet, stack)
+        else "tensorflow's rules"
     )
     for variant, label in variants.items():
         assert isinstance(label, str) and label, f"{snippet.name}:{variant} needs a description"
