@@ -28,6 +28,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests import autograph_rules
+
 # subprocess.run's keywords a forked run honours; any other makes it a real new process.
 HONOURED = {"check", "capture_output", "text"}
 
@@ -145,7 +147,9 @@ def run_forked(args: list[str], capture_output=False, text=False, check=False):
 def children_forked(program: Path, record: list[dict]) -> Iterator[None]:
     """While inside, subprocess.run calls that start `program` again in this Python run in a
     fork where that is as fresh as a new process; record gets one entry per such call: its
-    arguments and how it ran ("fork", or "new process" with why)."""
+    arguments and how it ran ("fork", or "new process" with why). A new process keeps the
+    AutoGraph rule a fork would inherit where its environment asks for it
+    (tests/autograph_rules.py)."""
     real_run = subprocess.run
 
     def run(args, *more, **kwargs):
@@ -161,6 +165,8 @@ def children_forked(program: Path, record: list[dict]) -> Iterator[None]:
                            else "new process", "why": why})  # fmt: skip
         if why is None:
             return run_forked(list(args), **kwargs)
+        if starts_program and autograph_rules.asked(kwargs.get("env")):
+            args = [sys.executable, "-m", "tests.autograph_rules", *args[1:]]
         return real_run(args, *more, **kwargs)
 
     subprocess.run = run

@@ -35,19 +35,13 @@ import types
 from pathlib import Path
 
 from scripts.core.rounds import force
+from tests.autograph_rules import tf_keras_autograph
 from tests.forked_program import children_forked, fork_is_safe, run_in_fork
 
 # Set to "1" on a stack other than the default one: an ISOLATE_VARIANTS snippet then only runs
 # as the program (each variant in its own child, on that stack), without the forked contract
 # checks, which test the code's shape and are made on the default stack.
 CONTRACT_ONLY_ON_DEFAULT = "SNIPPET_CHECK_PROGRAM_ONLY"
-# Set to "1" to keep AutoGraph out of tf-keras's own code, as TensorFlow 2.21's conversion rules
-# do (autograph/core/config.py lists DoNotConvert('tf_keras') beside 'keras'); TF 2.16.2's list
-# names only 'keras', so there a tf-keras training step's first trace converts tf-keras itself,
-# about 20 s a process on the 2-core Xeon (threads/small_model, one variant: 20.4 s, 0.9 s
-# without). The snippet's own code is converted either way; tests/test_snippets.py keeps one
-# snippet on TensorFlow's own rules.
-TF_KERAS_UNCONVERTED = "SNIPPET_CHECK_TF_KERAS_UNCONVERTED"
 
 
 class CheckFailed(AssertionError):
@@ -154,21 +148,6 @@ def module_without_main(path: Path, module_name: str) -> tuple[dict, list[ast.st
     sys.modules[module_name] = module
     exec(compile(tree, str(path), "exec"), module.__dict__)  # noqa: S102 - our own snippet
     return module.__dict__, main_blocks
-
-
-def tf_keras_autograph() -> str:
-    """Leave tf-keras's own code unconverted where TF_KERAS_UNCONVERTED asks and TensorFlow's
-    rules convert it; says which rules the run used. Forked runs inherit the rule."""
-    if os.environ.get(TF_KERAS_UNCONVERTED) != "1":
-        return "tensorflow's rules"
-    from tensorflow.python.autograph.core import config  # noqa: PLC0415 - only when asked
-
-    rules = config.CONVERSION_RULES
-    if any(isinstance(r, config.DoNotConvert) and r.matches("tf_keras") for r in rules):
-        return "tensorflow's rules"  # already left out (TF 2.21)
-    # The way TensorFlow's own tests add a rule (autograph/core/converter_testing.py).
-    config.CONVERSION_RULES = (config.DoNotConvert("tf_keras"), *rules)
-    return "tf_keras left unconverted"
 
 
 def check_program(path: Path, size: str) -> dict:

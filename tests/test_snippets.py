@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from scripts.core import catalog, measured_stacks
-from tests import snippet_check
+from tests import autograph_rules, snippet_check
 from tests.snippet_server import SnippetServer
 
 SNIPPETS = catalog.measurable_snippets()
@@ -74,7 +74,7 @@ def snippet_servers(root, tmp_path_factory):
 # On TF 2.16.2 + tf-keras, AutoGraph converts tf-keras's own code at a training step's first
 # trace (TF 2.21's rules leave it out): 20 of a variant's 21 s there. The tf-keras runs took
 # about 560 of a quiet run's 2,000 worker-seconds (2-core Xeon, 2026-11-29). So the runs leave
-# tf-keras unconverted (tests/snippet_check.py), as TF 2.21 does, except this
+# tf-keras unconverted (tests/autograph_rules.py), as TF 2.21 does, except this
 # snippet's, which keeps TensorFlow's own rules: a tf-keras fit() traced as a reader's is.
 # `make measure` always runs the snippets as readers do.
 ON_TENSORFLOWS_AUTOGRAPH_RULES = "graph_execution/fit_jit"
@@ -93,7 +93,7 @@ def run_as_program(snippet, stack, server, tmp_path) -> tuple[str, dict]:
     if stack.id != measured_stacks.DEFAULT:  # the forked contract checks run on the default
         extra[snippet_check.CONTRACT_ONLY_ON_DEFAULT] = "1"
     if leaves_tf_keras_unconverted(snippet, stack):
-        extra[snippet_check.TF_KERAS_UNCONVERTED] = "1"
+        extra[autograph_rules.TF_KERAS_UNCONVERTED] = "1"
     done = server.run([str(report), str(snippet.path), "small"], extra, 600, tmp_path)
     assert done.returncode == 0, f"{snippet.name} on {stack.id}:\n{done.stderr[-3000:]}"
     return done.stdout, json.loads(report.read_text(encoding="utf-8"))
