@@ -24,7 +24,7 @@ def parse_args(argv: list[str] | None, prog: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog=prog,
         description="Measure which of the guide's changes speed up your model, each an A/B "
-        "with a 95%% interval, on this machine.",
+        "with a 95% interval, on this machine.",
     )
     parser.add_argument("file", type=Path, nargs="?", help="your model file (see --template)")
     parser.add_argument("--template", action="store_true", help="print a model file to copy")

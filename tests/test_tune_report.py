@@ -284,3 +284,15 @@ def test_the_pages_example_is_the_committed_runs_report(root):
     top = analysis.recommendations(found["rows"])[0]
     assert (top["experiment"], top["arm"]) == ("input", "in_memory") and top["low"] > 1.0
     assert not found["interrupted"] and not found["error"]
+
+
+def test_the_help_prints_its_text_as_written(capsys):
+    """argparse formats each option's help with %, never the description: a "%%" there was
+    printed as written ("95%% interval")."""
+    from scripts import tune
+
+    with pytest.raises(SystemExit):
+        tune.parse_args(["--help"], "python -m scripts.tune")
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "each an A/B with a 95% interval, on this machine." in shown
+    assert "%%" not in shown
