@@ -14,7 +14,7 @@ from scripts.core import claims, data_formats, outcomes
 from scripts.core import store as results
 from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings
-from scripts.rendering import claim_boxes
+from scripts.rendering import claim_boxes, stack_verdicts
 
 CLAIMS = claims.load()
 EVIDENCE = [(c["id"], e) for c in CLAIMS for e in c.get("evidence", [])]
@@ -308,3 +308,14 @@ def test_the_schemas_verdicts_are_the_outcomes_headlines():
     schema = json.loads(data_formats.schema_path("claims").read_text(encoding="utf-8"))
     allowed = schema["properties"]["claims"]["items"]["properties"]["verdict"]["enum"]
     assert sorted(allowed) == sorted(outcomes.HEADLINES)
+
+
+def test_claims_page_says_what_each_mark_of_its_measured_column_means(root):
+    """The Measured column counts rows by mark; the page names each mark with its outcome word
+    and links to How we measure, where the outcomes are explained."""
+    page = (root / "docs" / "claims.md").read_text(encoding="utf-8")
+    for outcome in outcomes.ROW_OUTCOMES:
+        assert f"**{stack_verdicts.MARKS[outcome]} {outcome}**:" in page, (
+            f"docs/claims.md: no legend for {outcome}"
+        )
+    assert "(how-we-measure.md#how-to-read-a-row)" in page, "docs/claims.md: no link to the marks"

@@ -5,6 +5,7 @@ sessions join a file; claim boxes, factor pages, the Results page and What chang
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 
@@ -264,3 +265,18 @@ def test_the_moves_sentence_names_each_machine_once_for_three_stacks():
     sentence = claim_boxes.moves_sentence([row("a", 1.0), row("b", 2.0), row("c", 4.0)])
     assert " but " not in sentence and sentence.count(names.machine("machine-q")) == 1
     assert claim_boxes.moves_sentence([row("a", 1.0), row("b", 1.01)]) is None
+
+
+def test_claims_named_on_what_changed_are_rows_of_its_table(root):
+    """Every claim id the hand-written text of What changed names is a row of the generated
+    table it includes, so the words never point at a move the table does not show."""
+    page = (root / "docs" / "stack-changes.md").read_text(encoding="utf-8")
+    prose = "\n".join(line for line in page.splitlines() if "--8<--" not in line)
+    table = (root / "docs" / "_generated" / stack_changes_page.OUTPUT).read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| \[(C\d+[a-z])\]", table, flags=re.MULTILINE))
+    named = set(re.findall(r"\bC\d+[a-z]\b", prose))
+    assert named, "docs/stack-changes.md names no claim id: the pattern or the page changed"
+    missing = sorted(named - rows)
+    assert not missing, (
+        f"docs/stack-changes.md names {missing}, not rows of {stack_changes_page.OUTPUT}"
+    )
