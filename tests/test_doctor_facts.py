@@ -6,8 +6,10 @@ import json
 import signal
 
 import pytest
+import tomllib
+from packaging.requirements import Requirement
 
-from scripts.doctor import facts, rules, tf_child
+from scripts.doctor import facts, report, rules, tf_child
 from scripts.doctor.facts import ChildRun, DoctorProbe
 from scripts.doctor.rules import Status
 
@@ -237,13 +239,107 @@ def test_plugin_lines_and_onednn_come_from_stderr():
     ]
 
 
-@pytest.mark.parametrize(
-    "python, metal", [("3.10.14", "1.1.0"), ("3.11.9", "1.1.0"), ("3.12.4", "1.2.0")]
-)
-def test_pins_come_from_pyproject(python, metal):
-    pins = facts.project_pins((facts.ROOT / "pyproject.toml").read_text(), python)
+# (python, system, machine) -> (tensorflow, keras, metal) as pyproject.toml pins them there.
+# A Mac under Rosetta is x86_64 to pip: the project pins no TensorFlow for it.
+REAL_PINS = {
+    ("3.11.9", "Linux", "x86_64"): ("2.16.2", "3.10.0", None),
+    ("3.12.4", "Linux", "aarch64"): ("2.16.2", "3.10.0", None),
+    ("3.10.14", "Darwin", "arm64"): ("2.16.2", "3.10.0", "1.1.0"),
+    ("3.11.9", "Darwin", "arm64"): ("2.16.2", "3.10.0", "1.1.0"),
+    ("3.12.4", "Darwin", "arm64"): ("2.16.2", "3.10.0", "1.2.0"),
+    ("3.11.9", "Darwin", "x86_64"): (None, "3.10.0", None),
+    ("3.12.4", "Windows", "AMD64"): (None, "3.10.0", None),
+}
+
+
+@pytest.mark.parametrize("where, expected", REAL_PINS.items(), ids=[" ".join(w) for w in REAL_PINS])
+def test_pins_come_from_pyproject_for_the_machine_described(where, expected):
+    pins = facts.project_pins((facts.ROOT / "pyproject.toml").read_text(), *where)
     assert (pins.python_min, pins.python_below) == ("3.11", "3.13")
-    assert (pins.tensorflow, pins.keras, pins.metal) == ("2.16.2", "3.10.0", metal)
+    assert (pins.tensorflow, pins.keras, pins.metal) == expected
+
+
+# Versions that differ by platform, so a pin taken for the wrong one shows.
+SPLIT_PYPROJECT = """
+dependencies = [
+    "tensorflow==2.16.1; sys_platform == 'darwin' and platform_machine == 'arm64'",
+    "tensorflow-metal==1.1.0; sys_platform == 'darwin' and platform_machine == 'arm64'",
+    "tensorflow-cpu==2.15.0; sys_platform == 'linux' and platform_machine == 'x86_64'",
+    "keras==3.10.0",
+    "other==1.0; implementation_name == 'cpython'",
+]
+"""
+
+
+@pytest.mark.parametrize(
+    "system, machine, expected",
+    [("Linux", "x86_64", ("2.15.0", None)), ("Darwin", "arm64", ("2.16.1", "1.1.0")),
+     ("Linux", "aarch64", (None, None))],
+)  # fmt: skip
+def test_a_pin_for_another_platform_is_not_taken(system, machine, expected):
+    pins = facts.project_pins(SPLIT_PYPROJECT, "3.11.9", system, machine)
+    assert (pins.tensorflow, pins.metal, pins.keras) == (*expected, "3.10.0")
+
+
+def test_collected_facts_and_json_report_hold_the_platforms_pins():
+    linux = facts.collect(FakeProbe())
+    assert (linux.pins.tensorflow, linux.pins.metal) == ("2.16.2", None)
+    reported = json.loads(report.to_json(rules.run_all(linux), linux))
+    assert reported["facts"]["pins"]["metal"] is None
+    mac = facts.collect(FakeMac())
+    assert (mac.pins.tensorflow, mac.pins.metal) == ("2.16.2", "1.1.0")
+
+
+@pytest.mark.parametrize(
+    "marker, clause",
+    [
+        ("os_name == 'posix'", "os_name == 'posix'"),
+        # refused even where an earlier clause already decides the answer
+        ("sys_platform == 'darwin' and os_name == 'posix'", "os_name == 'posix'"),
+        ("(sys_platform == 'linux')", "(sys_platform == 'linux')"),
+        ("python_version in '3.11 3.12'", "python_version in '3.11 3.12'"),
+        ("python_version ~= '3.11'", "python_version ~= '3.11'"),
+        ("python_version < '3.1*'", "python_version < '3.1*'"),
+        ("platform_machine < 'arm64'", "platform_machine < 'arm64'"),
+        ("'3.12' > python_version", "'3.12' > python_version"),
+    ],
+)
+def test_a_marker_form_the_doctor_cannot_read_is_refused(marker, clause):
+    requirement = f"tensorflow-metal==1.1.0; {marker}"
+    with pytest.raises(ValueError) as refused:
+        facts.project_pins(f'"{requirement}"', "3.11.9", "Linux", "x86_64")
+    assert f'"{clause}"' in str(refused.value) and f'"{requirement}"' in str(refused.value)
+
+
+def test_two_pins_for_one_package_on_one_machine_are_refused():
+    text = '"tensorflow==2.16.2; sys_platform == \'linux\'"\n"tensorflow-cpu==2.15.0"\n'
+    with pytest.raises(ValueError, match="tensorflow-cpu==2.15.0"):
+        facts.project_pins(text, "3.11.9", "Linux", "x86_64")
+
+
+ENVIRONMENTS = [
+    (python, system, machine)
+    for python in ("3.9.6", "3.11.9", "3.12.0", "3.13.1")
+    for system, machine in (("Linux", "x86_64"), ("Linux", "aarch64"), ("Darwin", "arm64"),
+                            ("Darwin", "x86_64"), ("Windows", "AMD64"))
+]  # fmt: skip
+
+
+def test_markers_read_as_packaging_reads_every_marker_of_pyproject():
+    project = tomllib.loads((facts.ROOT / "pyproject.toml").read_text())["project"]
+    requirements = project["dependencies"] + sum(project["optional-dependencies"].values(), [])
+    marked = [Requirement(line) for line in requirements if Requirement(line).marker]
+    assert len(marked) >= 6  # the five platform pins and coremltools' `or`
+    for python, system, machine in ENVIRONMENTS:
+        environment = {
+            "python_version": ".".join(python.split(".")[:2]),
+            "sys_platform": facts.SYS_PLATFORMS[system],
+            "platform_machine": machine,
+        }
+        for requirement in marked:
+            marker = str(requirement.marker)
+            ours = facts.marker_holds(marker, str(requirement), python, system, machine)
+            assert ours is requirement.marker.evaluate(environment), (marker, environment)
 
 
 def test_swap_parsers():

@@ -5,15 +5,17 @@ from __future__ import annotations
 import ast
 import json
 import os
+import platform
 import subprocess
 import sys
 import venv
 import zipfile
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
 
-from scripts.doctor import zipapp
+from scripts.doctor import facts, zipapp
 from tests.test_doctor_cli import NAMES
 
 SITE = "https://example-owner.github.io/tf-guide/"
@@ -111,3 +113,11 @@ def test_in_the_project_environment_it_agrees_with_the_module(built, root, tmp_p
     for ours, theirs in zip(zipped, module, strict=True):
         if ours["name"] in steady:
             assert ours["found"] == theirs["found"], ours["name"]
+    # The archive evaluates the pins' markers with the standard library alone (no packaging
+    # markers in it); a failure there would leave its pins empty.
+    here = facts.project_pins(
+        (root / "pyproject.toml").read_text(), platform.python_version(), platform.system(),
+        platform.machine(),
+    )  # fmt: skip
+    pins = json.loads(from_zip.stdout)["facts"]["pins"]
+    assert pins == json.loads(from_module.stdout)["facts"]["pins"] == asdict(here)

@@ -134,7 +134,8 @@ class TensorFlowImport:
 
 @dataclass
 class Pins:
-    """The versions this project pins in pyproject.toml, for this Python."""
+    """The versions this project pins in pyproject.toml for the machine the facts describe
+    (its Python, system and architecture, as pip evaluates the pins' markers)."""
 
     python_min: str | None = None  # e.g. "3.10" (inclusive)
     python_below: str | None = None  # e.g. "3.13" (exclusive)
@@ -180,19 +181,75 @@ def _safely(probe_fn: Callable[[], T], default: T) -> T:
 
 
 COMPARE = {
-    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
+    "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+    "==": operator.eq, "!=": operator.ne,
 }  # fmt: skip
+# A dependency marker's clause in the forms pyproject.toml uses: `variable op 'value'`.
+MARKER_CLAUSE = re.compile(r"""(?P<name>\w+)\s*(?P<op>[=!<>]=?)\s*(['"])(?P<value>[^'"]*)\3""")
+# sys.platform for platform.system(): the markers compare with 'darwin' and 'linux'.
+SYS_PLATFORMS = {"Darwin": "darwin", "Linux": "linux", "Windows": "win32"}
+# The distributions whose == pins the rules read, and the Pins field each fills.
+PIN_FIELDS = {
+    "tensorflow": "tensorflow", "tensorflow-macos": "tensorflow", "tensorflow-cpu": "tensorflow",
+    "tensorflow-metal": "metal", "keras": "keras",
+}  # fmt: skip
+MARKER_FORMS = (
+    "clauses `variable op 'value'` joined by `and` / `or` (no parentheses): python_version "
+    "with <, <=, >, >=, ==, != and a release number; sys_platform and platform_machine with "
+    "== and !="
+)
 
 
-def _python_marker_holds(marker: str, python: str) -> bool:
-    """Whether every `python_version <op> 'x.y'` clause of a dependency marker holds."""
+def _padded(first: tuple[int, ...], second: tuple[int, ...]) -> tuple[tuple, tuple]:
+    """Both release tuples zero-padded to one length ('3.12' equals '3.12.0', as in PEP 440)."""
+    size = max(len(first), len(second))
+    return first + (0,) * (size - len(first)), second + (0,) * (size - len(second))
+
+
+def _clause(text: str, requirement: str) -> tuple[str, str, str]:
+    """(variable, operator, value) of one marker clause; ValueError for a form not read here."""
+    found = MARKER_CLAUSE.fullmatch(text.strip())
+    name, op, value = (found["name"], found["op"], found["value"]) if found else ("", "", "")
+    known = op in COMPARE and (
+        (name == "python_version" and re.fullmatch(r"\d+(\.\d+)*", value))
+        or (name in ("sys_platform", "platform_machine") and op in ("==", "!="))
+    )
+    if not known:
+        raise ValueError(
+            f'pyproject.toml: the doctor cannot evaluate "{text.strip()}" in the marker of '
+            f'"{requirement}"; it reads {MARKER_FORMS}'
+        )
+    return name, op, value
+
+
+def marker_holds(marker: str, requirement: str, python: str, system: str, machine: str) -> bool:
+    """Whether a dependency marker holds on this Python (e.g. '3.11.9'), system (platform.system())
+    and machine (platform.machine()): the machine the facts describe, which need not be this one.
+
+    Every clause is read before any is evaluated, so a form not read here is refused (ValueError
+    naming the requirement and the clause) wherever it stands; `and` binds first, as in PEP 508.
+    """
+    alternatives = [
+        [_clause(part, requirement) for part in re.split(r"\s+and\s+", either)]
+        for either in re.split(r"\s+or\s+", marker.strip())
+    ]
     ours = version_tuple(python)[:2]
-    clauses = re.findall(r"python_version\s*(<=|>=|==|<|>)\s*['\"]([\d.]+)['\"]", marker)
-    return all(COMPARE[op](ours, version_tuple(value)[:2]) for op, value in clauses)
+    sys_platform = SYS_PLATFORMS.get(system, system.lower())
+    values = {"sys_platform": sys_platform, "platform_machine": machine}
+
+    def holds(name: str, op: str, value: str) -> bool:
+        if name != "python_version":
+            return COMPARE[op](values[name], value)
+        if not ours:
+            raise ValueError(f'no Python version known to evaluate the marker of "{requirement}"')
+        return COMPARE[op](*_padded(ours, version_tuple(value)))
+
+    return any(all(holds(*clause) for clause in clauses) for clauses in alternatives)
 
 
-def project_pins(pyproject: str, python: str) -> Pins:
-    """Read requires-python and the == pins from pyproject.toml's text."""
+def project_pins(pyproject: str, python: str, system: str, machine: str) -> Pins:
+    """requires-python, and the == pins of pyproject.toml's text that hold on this Python, system
+    and machine (each marker evaluated by marker_holds; two different pins for one field raise)."""
     pins = Pins()
     requires = re.search(r'^requires-python\s*=\s*"([^"]*)"', pyproject, re.MULTILINE)
     if requires:
@@ -200,15 +257,22 @@ def project_pins(pyproject: str, python: str) -> Pins:
         high = re.search(r"<\s*([\d.]+)", requires.group(1))
         pins.python_min = low.group(1) if low else None
         pins.python_below = high.group(1) if high else None
-    for name, version, marker in re.findall(
-        r'"([A-Za-z0-9_.-]+)==([\w.]+)\s*(?:;([^"]*))?"', pyproject
+    taken: dict[str, str] = {}
+    for requirement, name, version, marker in re.findall(
+        r'"(([A-Za-z0-9_.-]+)==([\w.]+)\s*(?:;([^"]*))?)"', pyproject
     ):
-        if marker and not _python_marker_holds(marker, python):
+        key = PIN_FIELDS.get(re.sub(r"[-_.]+", "-", name).lower())
+        if key is None:
             continue
-        key = {"tensorflow-macos": "tensorflow", "tensorflow-cpu": "tensorflow"}.get(name, name)
-        key = {"tensorflow-metal": "metal"}.get(key, key)
-        if key in ("tensorflow", "keras", "metal") and getattr(pins, key) is None:
-            setattr(pins, key, version)
+        if marker and not marker_holds(marker, requirement, python, system, machine):
+            continue
+        if getattr(pins, key) not in (None, version):
+            raise ValueError(
+                f"pyproject.toml pins two versions of {key} on Python {python}, {system} "
+                f'{machine}: "{taken[key]}" and "{requirement}"'
+            )
+        setattr(pins, key, version)
+        taken[key] = requirement
     return pins
 
 
@@ -363,7 +427,9 @@ def _collect_machine_facts(probe: DoctorProbe, root: Path) -> Facts:
         lambda: project_files.read_text(root / "pyproject.toml"), None
     )
     if pyproject:
-        facts.pins = _safely(lambda: project_pins(pyproject, facts.python), Pins())
+        facts.pins = _safely(
+            lambda: project_pins(pyproject, facts.python, facts.system, facts.arch), Pins()
+        )
     if system == "Darwin":
         version = (facts.os_version or "").removeprefix("macOS").strip()
         facts.macos = version or None

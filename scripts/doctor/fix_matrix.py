@@ -15,7 +15,13 @@ from dataclasses import dataclass, replace
 from scripts.core import compatibility, mac_recipes, project_files
 from scripts.core.compatibility import minor, version_tuple
 from scripts.doctor.checks import LEGACY_FLAG_FROM, LEGACY_TRUE, Check
-from scripts.doctor.facts import TENSORFLOW_DISTRIBUTIONS, Facts, TensorFlowImport, project_pins
+from scripts.doctor.facts import (
+    TENSORFLOW_DISTRIBUTIONS,
+    Facts,
+    Pins,
+    TensorFlowImport,
+    project_pins,
+)
 from scripts.doctor.rules import run_all
 
 MAC_PYTHONS = ("3.9", "3.10", "3.11", "3.12", "3.13")
@@ -93,8 +99,14 @@ def facts_after(before: Facts, packages: dict[str, str | None], env: dict[str, s
                    tf=modelled_import(installed, env))  # fmt: skip
 
 
+def _pins(python: str, system: str, arch: str) -> Pins:
+    """This project's pins as pip reads them on that Python, system and architecture."""
+    pyproject = project_files.read_text(project_files.ROOT / "pyproject.toml")
+    return project_pins(pyproject, python, system, arch)
+
+
 def _mac(python: str, packages: dict[str, str], env: dict[str, str]) -> Facts:
-    pins = project_pins(project_files.read_text(project_files.ROOT / "pyproject.toml"), python)
+    pins = _pins(python, "Darwin", "arm64")
     return Facts(
         system="Darwin", arch="arm64", macos="14.5", rosetta=False, apple_silicon=True,
         python=f"{python}.0", packages=dict(packages), env=dict(env), cpu_model="Apple M1",
@@ -184,14 +196,14 @@ def _tensorflow_macos_variants(version: str, python: str) -> list[tuple[str, Fac
 
 
 def _linux(python: str, arch: str, packages: dict[str, str], env: dict[str, str]) -> Facts:
-    pins = project_pins(project_files.read_text(project_files.ROOT / "pyproject.toml"), python)
+    pins = _pins(python, "Linux", arch)
     return Facts(system="Linux", arch=arch, python=f"{python}.0", packages=dict(packages),
                  env=dict(env), cpu_features=["avx", "avx2"],
                  tf=modelled_import(packages, env), pins=pins)  # fmt: skip
 
 
 def _linux_variants(python: str, arch: str) -> list[tuple[str, Facts]]:
-    pins = project_pins(project_files.read_text(project_files.ROOT / "pyproject.toml"), python)
+    pins = _pins(python, "Linux", arch)
     name = "tensorflow-cpu" if arch == "x86_64" else "tensorflow"
     packages = {name: pins.tensorflow, "keras": pins.keras}
     legacy = {"TF_USE_LEGACY_KERAS": "1"}
