@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from scripts.core import json_files, project_files
+from scripts.core import guide_links, json_files, project_files
 from scripts.tuning import experiments, report, runner
 
 TEMPLATE = project_files.ROOT / "scripts" / "tuning" / "template.py"
@@ -79,15 +79,18 @@ def main(argv: list[str] | None = None, prog: str = "python -m scripts.tune") ->
 
     found = runner.tune(args.file, args.only, args.budget, say, design=args.design)
     say("")
-    text = report.to_text(found)
-    sys.stdout.write(report.to_json(found) if args.json else text)
+    # The guide's sections as pages of the site that tf-doctor.pyz came from, as the doctor
+    # names them; from a checkout (no site address) as repository paths.
+    site = guide_links.site_url()
+    sys.stdout.write(report.to_json(found) if args.json else report.to_text(found, site))
     if args.write_page and not (found["error"] or found["interrupted"]):
+        # the page's example keeps repository paths, as the doctor's page output does
         PAGE_DIR.mkdir(parents=True, exist_ok=True)
-        (PAGE_DIR / f"{args.write_page}.txt").write_text(text, encoding="utf-8")
+        (PAGE_DIR / f"{args.write_page}.txt").write_text(report.to_text(found), encoding="utf-8")
         json_files.write_json_atomic(PAGE_DIR / f"{args.write_page}.json", found)
         say(f"wrote {PAGE_DIR / args.write_page}.txt and .json")
     if args.html:
-        args.html.write_text(report.to_html(found), encoding="utf-8")
+        args.html.write_text(report.to_html(found, site), encoding="utf-8")
         say(f"wrote {args.html}")
     if found["error"]:
         return 2

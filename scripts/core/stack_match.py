@@ -42,7 +42,8 @@ class MeasuredStack:
 
     @property
     def link(self) -> str:
-        """Its verdicts on the results page, as a source path of the site."""
+        """Its verdicts on the results page, as a source path of the site (the doctor and
+        tune print it as guide_links.guide_address gives it)."""
         return f"{RESULTS_PAGE}#stack-{self.id}"
 
 

@@ -6,12 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from scripts.core import project_files
+from scripts.core import guide_links
 from scripts.doctor import facts, report, rules
 
 PAGE_OUTPUT = facts.ROOT / "docs" / "_generated" / "doctor" / "output.txt"
-# Inside tf-doctor.pyz only: the address of the site it was downloaded from.
-SITE_URL_MEMBER = "scripts/doctor/site_url.txt"
 
 
 def main(argv: list[str] | None = None, prog: str = "python -m scripts.doctor") -> int:
@@ -47,21 +45,14 @@ def main(argv: list[str] | None = None, prog: str = "python -m scripts.doctor") 
         sys.stdout.write(report.to_json(checks, collected))
     else:
         colour = not args.plain and report.use_colour(sys.stdout)
-        sys.stdout.write(report.to_text(checks, colour=colour, prog=prog, site=site_url()))
+        site = guide_links.site_url()  # the published guide's, inside tf-doctor.pyz
+        sys.stdout.write(report.to_text(checks, colour=colour, prog=prog, site=site))
     if args.write_page:
         args.write_page.parent.mkdir(parents=True, exist_ok=True)
         args.write_page.write_text(report.to_text(checks), encoding="utf-8")
         print(f"wrote {args.write_page}", file=sys.stderr)
         return 0
     return report.exit_code(checks)
-
-
-def site_url() -> str | None:
-    """The published guide's address, which tf-doctor.pyz carries when built for the site."""
-    try:
-        return project_files.read_text(facts.ROOT / SITE_URL_MEMBER).strip() or None
-    except (OSError, KeyError):
-        return None
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import os
 from dataclasses import asdict
 from typing import TextIO
 
+from scripts.core.guide_links import guide_address
 from scripts.doctor.checks import Check, Status
 from scripts.doctor.facts import Facts
 
@@ -37,15 +38,6 @@ def use_colour(stream: TextIO) -> bool:
         and "NO_COLOR" not in os.environ
         and os.environ.get("TERM") != "dumb"
     )
-
-
-def guide_address(guide: str | None, site: str | None) -> str | None:
-    """'docs/setup.md#x' as a page of the published site when its address is known."""
-    if not guide or not site or not guide.startswith("docs/"):
-        return guide
-    page, _, anchor = guide.removeprefix("docs/").partition("#")
-    path = "" if page == "index.md" else page.removesuffix(".md") + "/"
-    return f"{site.rstrip('/')}/{path}" + (f"#{anchor}" if anchor else "")
 
 
 def to_text(

@@ -19,8 +19,8 @@ import zipfile
 from importlib import metadata
 from pathlib import Path
 
+from scripts.core.guide_links import SITE_URL_MEMBER
 from scripts.core.project_files import ROOT
-from scripts.doctor.__main__ import SITE_URL_MEMBER
 
 NAME = "tf-doctor.pyz"
 DEFAULT_OUT = ROOT / "build" / NAME
@@ -28,6 +28,7 @@ DEFAULT_OUT = ROOT / "build" / NAME
 MEMBERS = (
     "scripts/__init__.py",
     "scripts/core/compatibility.py",
+    "scripts/core/guide_links.py",
     "scripts/core/mac_recipes.py",
     "scripts/core/project_files.py",
     "scripts/core/version_order.py",

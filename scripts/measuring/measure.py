@@ -341,8 +341,11 @@ def schedule_fields(report: ChildReport) -> dict:
 
 
 def store_speedups(entries: dict[str, dict]) -> None:
-    """Give every entry measured against its snippet's baseline its speed-up and 95% interval
-    (stats.baseline_speedup), so the results file carries what the tables show."""
+    """Give every entry measured against its snippet's baseline this run's speed-up and the
+    95% interval of this session's timings alone (stats.baseline_speedup), which
+    scripts/results/validate.py checks against them. The tables show something else: the
+    findings stage's speed-up pooled over sittings, with its long-run interval
+    (scripts/findings/pairs.py)."""
     for entry in entries.values():
         point, low, high = stats.baseline_speedup(entries, entry) or (None, None, None)
         if low is not None:
