@@ -34,8 +34,6 @@ MAX_FILE_BYTES = 10 * 2**20
 # A version-1 file (no sessions) is split into sessions where its measurements are further
 # apart than this: one `make measure` never pauses that long between two snippets.
 SESSION_GAP = timedelta(minutes=30)
-# Entries measured with these schedules record, for each timed run, its place in its round.
-INTERLEAVED_SCHEDULES = ("interleaved rounds", "alternating processes")
 
 
 class ResultsError(ValueError):

@@ -16,9 +16,6 @@ SEQUENTIAL_MAP = "MapDataset"
 PARALLEL_MAP = "ParallelMapDatasetV2"
 PREFETCH = "PrefetchDataset"
 CACHES = frozenset({"CacheDataset", "CacheDatasetV2"})
-BATCHES = frozenset(
-    {"BatchDataset", "BatchDatasetV2", "PaddedBatchDatasetV2", "ParallelBatchDataset"}
-)
 # Ops that run Python: numpy_function (and from_generator's next()) and py_function.
 PYTHON_OPS = frozenset({"PyFunc", "PyFuncStateless", "EagerPyFunc"})
 GENERATOR = "GeneratorDataset"  # from_generator: a FlatMapDataset over this, in its function
