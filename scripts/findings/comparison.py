@@ -46,10 +46,6 @@ class Row:
             found.append("outside A's band")
         return found
 
-    @property
-    def flagged(self) -> bool:
-        return bool(self.flags)
-
 
 def as_view(run: dict, spread: object = None) -> dict:
     """A run ({machine, entries}, or a view's latest entries) as one session findings can
