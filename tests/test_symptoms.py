@@ -14,6 +14,7 @@ from scripts.core import data_formats
 from scripts.core.catalog import ROOT
 from scripts.doctor import rules
 from scripts.rendering import symptoms
+from tests.symptom_search_line import search_line
 from tests.test_doctor_rules import linux
 
 DATA = symptoms.load()
@@ -109,9 +110,9 @@ def test_other_versions_wordings_appear_in_code_blocks_too():
 
 def test_the_search_line_is_the_fixed_part_or_else_the_longest_line():
     entry = {"verbatim": True, "what_you_see": "short\nthe longest line of all\nmid line"}
-    assert symptoms.search_line(entry) == "the longest line of all"
+    assert search_line(entry) == "the longest line of all"
     entry["search_text"] = "the longest line of all"
-    assert symptoms.search_line(entry) == "the longest line of all"
+    assert search_line(entry) == "the longest line of all"
     assert symptoms.search_text_problem(entry) is None
 
 
@@ -129,7 +130,7 @@ def test_the_search_index_holds_every_message_by_its_most_specific_line(built_si
     for entry in verbatim:
         location = f"symptoms/#{entry['id']}"
         assert location in sections, f"{entry['id']}: no section of the search index"
-        line = " ".join(symptoms.search_line(entry).split())
+        line = " ".join(search_line(entry).split())
         assert line in sections[location], f"{entry['id']}: {line!r} is not in the index"
 
 

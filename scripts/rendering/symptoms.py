@@ -82,12 +82,6 @@ def message_lines(entry: dict) -> list[str]:
     return [line.strip() for text in texts for line in text.splitlines() if line.strip()]
 
 
-def search_line(entry: dict) -> str:
-    """What a reader pastes into the site search to find a verbatim entry: its `search_text`
-    (the fixed part of a message whose addresses, paths or sizes vary), else its longest line."""
-    return entry.get("search_text") or max(message_lines(entry), key=len)
-
-
 def search_text_problem(entry: dict) -> str | None:
     """Why an entry's optional `search_text` is not usable, or None (its length and spaces are
     the schema's)."""

@@ -6,6 +6,7 @@ import pytest
 
 from scripts.rendering import symptoms
 from tests.browser.settled_read import settled_read
+from tests.symptom_search_line import search_line
 
 PASTED_COUNT = 10
 
@@ -22,7 +23,7 @@ def pasted_messages() -> list[tuple[str, str]]:
             firsts.append(first)
     rest = [entry for entry in verbatim if entry not in firsts]
     chosen = (firsts + rest)[:PASTED_COUNT]
-    return [(entry["id"], symptoms.search_line(entry)) for entry in chosen]
+    return [(entry["id"], search_line(entry)) for entry in chosen]
 
 
 MESSAGES = pasted_messages()
