@@ -1,6 +1,6 @@
 """Sentence length of the site's prose, page by page, with the generated fragments each page
 includes: words per sentence, the longest sentences, and the words a reader meets before a
-page's first explanation.
+page's first explanation; and the words in each table cell.
 
     python -m scripts.prose_measure             # every page in mkdocs.yml's nav
     python -m scripts.prose_measure --long 30   # also list the sentences over 30 words
@@ -137,6 +137,30 @@ def blocks(lines: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def words(text: str) -> int:
     return sum(1 for token in text.split() if re.search(r"[A-Za-z0-9]", token))
+
+
+def table_cells(lines: list[tuple[str, str]]) -> list[tuple[int, str, str]]:
+    """(words, text, origin) of every cell of every markdown table outside code, header
+    cells included; a '|' inside inline code or escaped as '\\|' does not split a cell."""
+    found = []
+    fence: str | None = None
+    for line, origin in lines:
+        mark = FENCE.match(line)
+        if fence:
+            if mark and mark.group(1)[0] == fence:
+                fence = None
+            continue
+        if mark:
+            fence = mark.group(1)[0]
+            continue
+        row = line.strip()
+        if not row.startswith("|") or set(row) <= set("|-: "):
+            continue
+        shielded = re.sub(r"`[^`]*`|\\\|", lambda m: m.group(0).replace("|", "\0"), row)
+        for cell in shielded.strip("|").split("|"):
+            text = cell.replace("\0", "|").strip()
+            found.append((words(plain(text)), text, origin))
+    return found
 
 
 def sentences(lines: list[tuple[str, str]]) -> list[Sentence]:

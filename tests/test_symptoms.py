@@ -234,3 +234,12 @@ def test_the_pages_eras_are_the_schemas():
     schema = json.loads(data_formats.schema_path("symptoms").read_text(encoding="utf-8"))
     allowed = schema["properties"]["symptoms"]["items"]["properties"]["era"]["enum"]
     assert sorted(allowed) == sorted(symptoms.ERAS)
+
+
+def test_the_page_gives_its_actions_before_the_eras():
+    """Answer and action first: how to search, the doctor tip and the no-match advice come
+    before the paragraph on eras and provenance."""
+    page = (ROOT / "docs" / "symptoms.md").read_text(encoding="utf-8")
+    eras = page.index("Each entry names the era")
+    for action in ("Paste the whole line", '!!! tip "Before anything else"', "When no entry"):
+        assert page.index(action) < eras, f"docs/symptoms.md: {action!r} comes after the eras"
