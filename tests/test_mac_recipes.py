@@ -138,6 +138,24 @@ def test_setup_page_includes_the_stacks_and_the_recommendation(root):
         assert line in page, line
 
 
+def test_set_up_says_each_keras_caveat_and_check_once(root):
+    """Set up and its recommendation (one page to the reader) explain `import keras` once and
+    ask for each check before training once; the caveats link to that list."""
+    page = (root / "docs" / "setup.md").read_text(
+        encoding="utf-8"
+    ) + mac_recipes.render_recommendation()
+    for words in (
+        "Keras 3 whatever",
+        "versions.md#the-fused-dense-bug-a-check-you-can-run",
+        "Compare your model's results on the GPU with the CPU",
+        "Set `TF_USE_LEGACY_KERAS=1` before TensorFlow is imported",
+        "import tf_keras as keras",
+    ):
+        assert page.count(words) == 1, words
+    assert "[Before you train](#before-you-train-one-line-each)" in page
+    assert "## Before you train: one line each" in page
+
+
 def test_the_file_is_plain_json(root):
     json.loads((root / "data" / "mac_recipes.json").read_text(encoding="utf-8"))
 

@@ -9,7 +9,14 @@ import re
 
 import pytest
 
-from scripts.core import claims, measured_stacks, outcomes, provenance, stack_changes
+from scripts.core import (
+    claims,
+    mac_recipes,
+    measured_stacks,
+    outcomes,
+    provenance,
+    stack_changes,
+)
 from scripts.core import store as results
 from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings
@@ -170,12 +177,41 @@ def test_factor_page_part_compares_stacks_or_says_which_is_shown(
     claim, item = evidence
     name = stack_comparison.output_name(claim["page"])
     alone = base_render[name]
-    assert "from stack [`tf216-keras3`]" in alone
-    assert "Not measured yet on any machine: [`tf216-tf-keras`]" in alone
+    assert "from [TF 2.16 + Keras 3](results.md#stack-tf216-keras3)" in alone
+    assert "Not measured yet on any machine: [TF 2.16 + tf-keras](results.md#stack-" in alone
     part = moved_render[name]
-    assert f"| Claim | Compared | `{measured_stacks.DEFAULT}` | `{NEW_STACK}` |" in part
+    header = " | ".join(
+        f"[{names.stack(s)}](results.md#stack-{s})" for s in (measured_stacks.DEFAULT, NEW_STACK)
+    )
+    assert f"| Claim | Compared | {header} |" in part
     row = next(line for line in part.splitlines() if line.startswith(f"| {claim['id']} |"))
     assert "✓" in row and "✗" in row
+    for text in (alone, part):
+        assert_no_stack_id_in_words(text)
+
+
+def assert_no_stack_id_in_words(text: str) -> None:
+    """Readers see stacks by name: an id may only be a link's target, never in the words."""
+    words = re.sub(r"\]\([^)]*\)", "]", text)
+    for stack in measured_stacks.load():
+        assert stack.id not in words, f"stack id {stack.id!r} in the prose: {words}"
+
+
+def test_factor_page_part_says_whether_the_recommended_mac_stack_differs(base_render, evidence):
+    """The recommended stack is derived from data/mac_recipes.json, not typed."""
+    part = base_render[stack_comparison.output_name(evidence[0]["page"])]
+    assert stack_comparison.recommended_stack() == "tf216-tf-keras"
+    assert (
+        "recommends has the TensorFlow and Keras of another stack, "
+        "[TF 2.16 + tf-keras](results.md#stack-tf216-tf-keras)." in part
+    )
+    same = stack_comparison.recommended_words("tf216-tf-keras")
+    assert same.endswith("recommends has this stack's TensorFlow and Keras.")
+    recipes = copy.deepcopy(mac_recipes.load())
+    recommended = next(r for r in recipes["recipes"] if r["id"] == recipes["recommended"])
+    recommended["match"]["tensorflow"] = ["2.12"]
+    assert stack_comparison.recommended_stack(recipes) is None
+    assert "of no measured stack" in stack_comparison.recommended_words("tf216-keras3", recipes)
 
 
 def test_results_matrix_and_a_section_per_stack(moved_render, moved_file, evidence):

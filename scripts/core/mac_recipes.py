@@ -205,7 +205,8 @@ def render_recommendation(data: dict | None = None) -> str:
         "",
         *[f"- {reason}" for reason in advice["reasons"]],
         "",
-        "Before you rely on it:",
+        "Before you rely on it (the checks to run are under "
+        "[Before you train](#before-you-train-one-line-each)):",
         "",
         *[f"- {caveat}" for caveat in advice["caveats"]],
         "",

@@ -1,14 +1,17 @@
 """Each factor page's "Across TensorFlow and Keras versions" part: which stack the page's figures
-are from, and on every machine measured with more than one stack, each claim's speed-up and
-verdict per stack side by side (stack_verdicts gives the figures)."""
+are from, whether Set up's recommended Mac recipe is another stack, and on every machine measured
+with more than one stack, each claim's speed-up and verdict per stack side by side
+(stack_verdicts gives the figures). Stacks go by their short names ("TF 2.16 + Keras 3"), never
+by their ids."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from scripts.core import measured_stacks
+from scripts.core import mac_recipes, measured_stacks, plain_text
 from scripts.core.catalog import ROOT
 from scripts.core.claims import compared, short_name
+from scripts.core.compatibility import minor
 from scripts.findings import stack_moves
 from scripts.findings.pairs import Findings
 from scripts.rendering import names, stack_verdicts
@@ -20,9 +23,45 @@ def output_name(page: str) -> str:
     return f"{OUTPUT_DIR}/{Path(page).with_suffix('').as_posix()}.md"
 
 
+SETUP_RECIPE = "setup.md#which-stack-to-install-on-a-mac"
+
+
+def stack_name_link(stack: str) -> str:
+    """'[TF 2.16 + Keras 3](results.md#stack-tf216-keras3)': the stack's verdicts."""
+    label = plain_text.escape(names.stack(stack))
+    return f"[{label}]({stack_verdicts.RESULTS_PAGE}#stack-{stack})"
+
+
 def stack_words(stack: str) -> str:
-    """'`tf216-keras3` (TensorFlow 2.16.2 with Keras 3.10)', linked to the stack's verdicts."""
-    return f"{stack_verdicts.stack_link(stack)} ({stack_verdicts.stack_title(stack)})"
+    """'[TF 2.16 + Keras 3](results.md#stack-tf216-keras3) (TensorFlow 2.16.2 with Keras 3.10)'."""
+    return f"{stack_name_link(stack)} ({stack_verdicts.stack_title(stack)})"
+
+
+def recommended_stack(recipes: dict | None = None) -> str | None:
+    """The measured stack with the TensorFlow (minor version) and Keras family of Set up's
+    recommended Mac recipe (data/mac_recipes.json), or None where no measured stack has them.
+    The recipe's tensorflow-metal is not part of a measured stack."""
+    match = mac_recipes.recommended(recipes or mac_recipes.load())["match"]
+    for listed in measured_stacks.load():
+        family = "keras2" if listed.keras_package == "tf-keras" else "keras3"
+        tf_fits = "any" in match["tensorflow"] or minor(listed.tensorflow) in {
+            minor(version) for version in match["tensorflow"]
+        }
+        if tf_fits and match["keras"] in ("any", family):
+            return listed.id
+    return None
+
+
+def recommended_words(shown: str, recipes: dict | None = None) -> str:
+    """Whether the Mac recipe Set up recommends has the TensorFlow and Keras of the stack
+    the figures are from (shown)."""
+    setup = f"The Mac recipe [Set up]({SETUP_RECIPE}) recommends"
+    found = recommended_stack(recipes)
+    if found is None:
+        return f"{setup} has the TensorFlow and Keras of no measured stack."
+    if found == shown:
+        return f"{setup} has this stack's TensorFlow and Keras."
+    return f"{setup} has the TensorFlow and Keras of another stack, {stack_name_link(found)}."
 
 
 def page_fragment(
@@ -34,17 +73,20 @@ def page_fragment(
 ) -> str:
     """The part for one page, rendered from the results: never typed."""
     measured = {d["stack"] for d in stack_data}
-    shown = f"from stack {stack_words(measured_stacks.DEFAULT)} on every machine"
-    lines = [
-        f"The tables and charts on this page are {shown}; the claims above give a row for "
-        "each stack measured."
+    shown = f"from {stack_words(measured_stacks.DEFAULT)} on every machine"
+    lines = (
+        [
+            f"The tables and charts on this page are {shown}.",
+            "The claims above give a row for each stack measured.",
+        ]
         if len(measured) > 1
-        else f"The tables, charts and verdicts on this page are {shown}."
-    ]
+        else [f"The tables, charts and verdicts on this page are {shown}."]
+    )
+    lines.append(recommended_words(measured_stacks.DEFAULT))
     missing = [s for s in stack_verdicts.all_stacks(stack_data) if s not in measured]
     if missing:
-        names = ", ".join(stack_words(s) for s in missing)
-        lines.append(f"Not measured yet on any machine: {names}.")
+        unmeasured = ", ".join(stack_words(s) for s in missing)
+        lines.append(f"Not measured yet on any machine: {unmeasured}.")
     page_claims = [c for c in claim_list if c["page"] == page]
     if not any(claim.get("evidence") for claim in page_claims):
         lines.append("No claim on this page has evidence measured by this project's scripts.")
@@ -74,7 +116,7 @@ def machine_table(found: list[stack_verdicts.Figure], machine: str, stacks: list
     mine = [f for f in found if f.machine == machine]
     if not mine:
         return f"No claim on this page is measured on machine `{machine}` with these stacks."
-    header = "| Claim | Compared | " + " | ".join(f"`{s}`" for s in stacks) + " |"
+    header = "| Claim | Compared | " + " | ".join(stack_name_link(s) for s in stacks) + " |"
     lines = [
         f"**On {names.machine(mine[0].machine)}:**",
         "",
