@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,12 +89,28 @@ def plain(text: str) -> str:
     return text.replace("**", "").replace("*", "").replace("&quot;", '"').replace("&amp;", "&")
 
 
+def outside_code(lines: list[tuple[str, str]]) -> Iterator[tuple[str | None, str]]:
+    """(line, origin) of every line outside fenced code blocks; (None, origin) where a block
+    starts, since it ends the paragraph before it."""
+    fence: str | None = None
+    for line, origin in lines:
+        mark = FENCE.match(line)
+        if fence:
+            if mark and mark.group(1)[0] == fence:
+                fence = None
+            continue
+        if mark:
+            fence = mark.group(1)[0]
+            yield None, origin
+            continue
+        yield line, origin
+
+
 def blocks(lines: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """(text, origin) of every paragraph and list item."""
     found: list[tuple[str, str]] = []
     current: list[str] = []
     origin = ""
-    fence: str | None = None
     comment = False
 
     def close() -> None:
@@ -102,19 +119,13 @@ def blocks(lines: list[tuple[str, str]]) -> list[tuple[str, str]]:
             found.append((" ".join(current), origin))
         current = []
 
-    for line, line_origin in lines:
+    for line, line_origin in outside_code(lines):
+        if line is None:  # a code block starts: it ends the paragraph
+            close()
+            continue
         stripped = line.strip()
         if comment:
             comment = "-->" not in stripped
-            continue
-        mark = FENCE.match(line)
-        if fence:
-            if mark and mark.group(1)[0] == fence:
-                fence = None
-            continue
-        if mark:
-            close()
-            fence = mark.group(1)[0]
             continue
         if stripped.startswith("<!--"):
             comment = "-->" not in stripped
@@ -143,17 +154,8 @@ def table_cells(lines: list[tuple[str, str]]) -> list[tuple[int, str, str]]:
     """(words, text, origin) of every cell of every markdown table outside code, header
     cells included; a '|' inside inline code or escaped as '\\|' does not split a cell."""
     found = []
-    fence: str | None = None
-    for line, origin in lines:
-        mark = FENCE.match(line)
-        if fence:
-            if mark and mark.group(1)[0] == fence:
-                fence = None
-            continue
-        if mark:
-            fence = mark.group(1)[0]
-            continue
-        row = line.strip()
+    for line, origin in outside_code(lines):
+        row = (line or "").strip()
         if not row.startswith("|") or set(row) <= set("|-: "):
             continue
         shielded = re.sub(r"`[^`]*`|\\\|", lambda m: m.group(0).replace("|", "\0"), row)
