@@ -10,11 +10,8 @@ from __future__ import annotations
 import html
 
 from scripts.core import json_files
-from scripts.core.guide_links import addresses_in, guide_address
+from scripts.core.guide_links import addresses_in
 from scripts.tuning import analysis, experiments, stack
-
-MEMORY_LINK = "docs/memory.md#what-to-do"
-CORRECTNESS_LINK = "docs/gpu-correctness.md#what-to-do-when-they-differ"
 
 
 def to_json(report: dict) -> str:
@@ -66,7 +63,7 @@ def model_line(facts: dict) -> str:
     )
 
 
-def traces_line(facts: dict, site: str | None = None) -> str | None:
+def traces_line(facts: dict) -> str | None:
     """The tf.function traces counted in the model's first training steps, in words."""
     counts = facts.get("traces")
     if not counts:
@@ -81,7 +78,7 @@ def traces_line(facts: dict, site: str | None = None) -> str | None:
         f"({' '.join(str(n) for n in later)})"
     )
     if experiments.retracing(facts):
-        words += f": the model RETRACES ({guide_address(experiments.RETRACING_LINK, site)})"
+        words += f": the model RETRACES ({experiments.RETRACING_LINK})"
     return words
 
 
@@ -107,7 +104,7 @@ def pipeline_line(facts: dict) -> str | None:
     return ", ".join(words)
 
 
-def retracing_note(facts: dict, site: str | None = None) -> str | None:
+def retracing_note(facts: dict) -> str | None:
     """Advice for a model that retraces with no arm that measures the fix (it runs as a graph
     already: its train function traces again for new input shapes or Python values)."""
     if not experiments.retracing(facts) or facts.get("run_eagerly"):
@@ -117,22 +114,26 @@ def retracing_note(facts: dict, site: str | None = None) -> str | None:
         f"{sum(1 for n in facts['traces'][1:] if n)} of the {len(facts['traces']) - 1} steps "
         "after its first (not measured as an A/B: no change tune can make stops it): give "
         "your batches one shape (padded_batch to a fixed length, drop_remainder=True) and "
-        "pass tensors, not Python values, to your tf.functions "
-        f"({guide_address(experiments.RETRACING_LINK, site)})"
+        f"pass tensors, not Python values, to your tf.functions ({experiments.RETRACING_LINK})"
     )
 
 
 def to_text(report: dict, site: str | None = None) -> str:
-    """The report for a terminal; site: the published guide's address (guide_links)."""
+    """The report for a terminal; site: the published guide's address (guide_links), which
+    turns every guide link in it into that site's page."""
+    return addresses_in(_text(report), site)
+
+
+def _text(report: dict) -> str:
     lines = [f"tune: {report['file']}", f"Date:     {report['date']}"]
     lines.append(f"Machine:  {report['machine']['description']}")
     lines.append(f"Software: {versions(report)}")
     if report.get("facts"):
-        ran_on = stack.line(report["facts"], site)
+        ran_on = stack.line(report["facts"])
         if ran_on:
             lines.append(f"Stack:    {ran_on}")
         lines.append(f"Model:    {model_line(report['facts'])}")
-        traced = traces_line(report["facts"], site)
+        traced = traces_line(report["facts"])
         if traced:
             lines.append(f"Traces:   {traced}")
         inspected = pipeline_line(report["facts"])
@@ -153,18 +154,18 @@ def to_text(report: dict, site: str | None = None) -> str:
         lines.append("What to change, most measured gain first (one per experiment):")
         for number, row in enumerate(recommended, 1):
             lines.append(f"  {number}. {row['change']}")
-            lines.append(f"     see {guide_address(row['link'], site)}")
+            lines.append(f"     see {row['link']}")
     else:
         lines.append(
             "Nothing to recommend: no change measured here is faster by 5% or more with a 95% "
             "interval above 1.00."
         )
     if report.get("correctness"):
-        lines += ["", correctness_line(report["correctness"], site)]
+        lines += ["", correctness_line(report["correctness"])]
     if report.get("stretch"):
-        lines += ["", *stretch_lines(report["stretch"], site)]
+        lines += ["", *stretch_lines(report["stretch"])]
     notes = list(report.get("notes") or [])
-    retraces = retracing_note(report.get("facts") or {}, site)
+    retraces = retracing_note(report.get("facts") or {})
     if retraces:
         notes.insert(0, retraces)
     notes += [f"{r['label']}: {r['note']}" for r in report["rows"] if r["note"]]
@@ -173,8 +174,7 @@ def to_text(report: dict, site: str | None = None) -> str:
     if report.get("interrupted"):
         notes.insert(0, "interrupted (Ctrl-C): the table holds what was measured until then")
     if notes:
-        # the runner's notes (a Mac without its GPU, XLA not tried) name sections in words
-        lines += ["", "Notes:"] + [f"  - {addresses_in(note, site)}" for note in notes]
+        lines += ["", "Notes:"] + [f"  - {note}" for note in notes]
     return "\n".join(lines) + "\n"
 
 
@@ -220,7 +220,7 @@ MEMORY_NAMES = {
 }
 
 
-def stretch_lines(found: dict, site: str | None = None) -> list[str]:
+def stretch_lines(found: dict) -> list[str]:
     """The drift experiment: speed and memory of the model as given over a longer stretch."""
     if found.get("error"):
         return [f"Over a longer stretch: not measured ({found['error']})"]
@@ -238,8 +238,7 @@ def stretch_lines(found: dict, site: str | None = None) -> list[str]:
                 lines.append(f"  {name}: not measured")
             continue
         mib = memory["growth"] / 2**20
-        leak = f"  GROWING: look for a leak ({guide_address(MEMORY_LINK, site)})"
-        flag = leak if memory["flagged"] else ""
+        flag = "  GROWING: look for a leak (docs/memory.md#what-to-do)" if memory["flagged"] else ""
         lines.append(
             f"  {name}: {memory['start'] / 2**20:,.0f} MiB at first, {mib:+,.1f} MiB by the "
             f"last third ({memory['per_step'] / 1024:+,.1f} KiB per step){flag}"
@@ -247,20 +246,24 @@ def stretch_lines(found: dict, site: str | None = None) -> list[str]:
     return lines
 
 
-def correctness_line(found: dict, site: str | None = None) -> str:
+def correctness_line(found: dict) -> str:
     head = f"GPU against CPU, {found['steps']} steps from the same weights and batches: "
     if found["agrees"]:
         return head + "agree within tolerance"
     return (
         head + f"DIFFER: {found['first_difference']} (random layers such as Dropout differ "
-        f"by design; see {guide_address(CORRECTNESS_LINK, site)})"
+        "by design; see docs/gpu-correctness.md#what-to-do-when-they-differ)"
     )
 
 
 def to_html(report: dict, site: str | None = None) -> str:
     """One self-contained page (inline CSS and SVG, no request of any kind): the text report's
     facts and table, the step times of the model as given over the run, and a step split into
-    waiting for data and computing."""
+    waiting for data and computing. site: as for to_text."""
+    return addresses_in(_html(report), site)
+
+
+def _html(report: dict) -> str:
     esc = html.escape
     rows = "".join(
         "<tr>"
@@ -273,9 +276,7 @@ def to_html(report: dict, site: str | None = None) -> str:
                 speedup(row),
                 interval(row) + (f" (next run {next_run(row)})" if next_run(row) else ""),
                 row["verdict"],
-                f"{row['change']} ({guide_address(row['link'], site)})"
-                if row["recommended"]
-                else row["note"],
+                f"{row['change']} ({row['link']})" if row["recommended"] else row["note"],
             )
         )
         + "</tr>"
@@ -288,14 +289,14 @@ def to_html(report: dict, site: str | None = None) -> str:
     facts = [("File", report["file"]), ("Date", report["date"])]
     facts += [("Machine", report["machine"]["description"]), ("Software", versions(report))]
     if report.get("facts"):
-        facts.append(("Stack", stack.line(report["facts"], site) or "not known"))
+        facts.append(("Stack", stack.line(report["facts"]) or "not known"))
         facts.append(("Model", model_line(report["facts"])))
-        facts.append(("Traces", traces_line(report["facts"], site) or "not counted"))
+        facts.append(("Traces", traces_line(report["facts"]) or "not counted"))
         inspected = pipeline_line(report["facts"])
         if inspected:
             facts.append(("Pipeline", inspected))
     listed = "".join(f"<dt>{esc(k)}</dt><dd>{esc(str(v))}</dd>" for k, v in facts)
-    text = esc(to_text(report, site))
+    text = esc(_text(report))
     return (
         '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>tune: {esc(report['file'])}</title>"

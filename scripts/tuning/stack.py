@@ -6,7 +6,6 @@ tf-keras), with the link to that stack's verdicts, or to the nearest measured st
 from __future__ import annotations
 
 from scripts.core import stack_match
-from scripts.core.guide_links import guide_address
 
 
 def found(facts: dict) -> stack_match.Match | None:
@@ -23,16 +22,15 @@ def summary(facts: dict) -> dict | None:
     return match.as_dict() if match else None
 
 
-def line(facts: dict, site: str | None = None) -> str | None:
-    """The report's Stack line; with the site's address, the link is its page there."""
+def line(facts: dict) -> str | None:
+    """The report's Stack line."""
     match = found(facts)
     if match is None:
         return None
-    link = guide_address(match.nearest.link, site)
     head = f"{match.id}: {match.software} (your model's Keras, `{facts['keras_package']}`)"
     if match.measured:
-        return f"{head}, one of the guide's measured stacks; its verdicts: {link}"
+        return f"{head}, one of the guide's measured stacks; its verdicts: {match.nearest.link}"
     return (
         f"{head}, not a stack the guide measured; the nearest measured stack, "
-        f"{match.nearest.id}: {link}"
+        f"{match.nearest.id}: {match.nearest.link}"
     )
