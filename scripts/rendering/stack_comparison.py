@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scripts.core import mac_recipes, measured_stacks, plain_text
+from scripts.core import mac_recipes, measured_stacks, plain_text, stack_match
 from scripts.core.catalog import ROOT
 from scripts.core.claims import compared, short_name
-from scripts.core.compatibility import minor
 from scripts.findings import stack_moves
 from scripts.findings.pairs import Findings
 from scripts.rendering import names, stack_verdicts
@@ -38,16 +37,17 @@ def stack_words(stack: str) -> str:
 
 
 def recommended_stack(recipes: dict | None = None) -> str | None:
-    """The measured stack with the TensorFlow (minor version) and Keras family of Set up's
-    recommended Mac recipe (data/mac_recipes.json), or None where no measured stack has them.
-    The recipe's tensorflow-metal is not part of a measured stack."""
-    match = mac_recipes.recommended(recipes or mac_recipes.load())["match"]
+    """The measured stack whose TensorFlow and Keras, with the recipe's own tensorflow-metal
+    (no measured stack has one), the doctor identifies as Set up's recommended Mac recipe
+    (mac_recipes.identify), or None where no measured stack has them."""
+    recipes = recipes or mac_recipes.load()
+    best = mac_recipes.recommended(recipes)
     for listed in measured_stacks.load():
-        family = "keras2" if listed.keras_package == "tf-keras" else "keras3"
-        tf_fits = "any" in match["tensorflow"] or minor(listed.tensorflow) in {
-            minor(version) for version in match["tensorflow"]
-        }
-        if tf_fits and match["keras"] in ("any", family):
+        major = stack_match.keras_major(listed.keras_package, listed.keras, listed.tensorflow)
+        found = mac_recipes.identify(
+            listed.tensorflow, best["match"]["metal"], f"keras{major}", recipes
+        )
+        if found is best:
             return listed.id
     return None
 
