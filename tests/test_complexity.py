@@ -30,7 +30,7 @@ EXCEPTIONS: dict[str, str] = {
     "are the optional inputs (results, claims, reference figures, stack changes)",
     "scripts/rendering/notebooks.py:split_module": "one pass over a snippet's statements that "
     "cuts cells at section markers, definitions and the main block without changing a line",
-    "scripts/tuning/report.py:to_text": "tune's terminal report: one optional line or section "
+    "scripts/tuning/report.py:_text": "tune's terminal report: one optional line or section "
     "per fact the run found, in the order the report prints them",
 }
 
