@@ -24,7 +24,8 @@ from scripts.core.project_files import ROOT
 
 NAME = "tf-doctor.pyz"
 DEFAULT_OUT = ROOT / "build" / NAME
-# What the doctor imports and reads; a test checks the archive runs with nothing else.
+# What the doctor imports and reads; a test checks the archive runs with nothing else. The
+# import-linter contract in pyproject.toml lists the same modules (tests/test_archive_contract.py).
 MEMBERS = (
     "scripts/__init__.py",
     "scripts/core/compatibility.py",
