@@ -8,6 +8,7 @@ import json
 import pytest
 
 from scripts.core import compatibility, data_formats, mac_recipes
+from scripts.rendering import mac_recipes_page
 
 DATA = mac_recipes.load()
 RECIPES = {recipe["id"]: recipe for recipe in DATA["recipes"]}
@@ -113,7 +114,7 @@ def test_bad_data_is_rejected_with_the_recipe_and_field_named(change, words):
 
 
 def test_rendered_table_shows_every_recipe_status_and_source():
-    text = mac_recipes.render()
+    text = mac_recipes_page.render()
     for recipe in DATA["recipes"]:
         assert recipe["name"] in text
         for line in recipe["install"]:
@@ -132,7 +133,7 @@ def _all_sources(recipe: dict) -> list[str]:
 
 def test_setup_page_includes_the_stacks_and_the_recommendation(root):
     page = (root / "docs" / "setup.md").read_text(encoding="utf-8")
-    assert f'--8<-- "docs/_generated/{mac_recipes.OUTPUT}"' in page
+    assert f'--8<-- "docs/_generated/{mac_recipes_page.OUTPUT}"' in page
     assert "## Which recipe to install on a Mac" in page
     for line in mac_recipes.recommended()["install"]:
         assert line in page, line
@@ -143,7 +144,7 @@ def test_set_up_says_each_keras_caveat_and_check_once(root):
     ask for each check before training once; the caveats link to that list."""
     page = (root / "docs" / "setup.md").read_text(
         encoding="utf-8"
-    ) + mac_recipes.render_recommendation()
+    ) + mac_recipes_page.render_recommendation()
     for words in (
         "Keras 3 whatever",
         "versions.md#the-fused-dense-bug-a-check-you-can-run",
@@ -165,4 +166,4 @@ def test_the_aspects_the_page_shows_are_the_schemas():
     renders every column."""
     schema = json.loads(data_formats.schema_path("mac_recipes").read_text(encoding="utf-8"))
     verified = schema["properties"]["recipes"]["items"]["properties"]["verified"]
-    assert sorted(verified["required"]) == sorted(mac_recipes.ASPECTS)
+    assert sorted(verified["required"]) == sorted(mac_recipes_page.ASPECTS)

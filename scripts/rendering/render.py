@@ -29,6 +29,7 @@ from scripts.rendering import (
     chip_view,
     claim_boxes,
     compat_table,
+    mac_recipes_page,
     cpu_features,
     names,
     published_data,
@@ -155,8 +156,8 @@ def render_all(
     if compatibility.DATA.exists():  # the versions page's table, from data/compatibility.json
         files[compat_table.OUTPUT] = compat_table.render()
     if mac_recipes.DATA.exists():  # the Set up page's recipes, from data/mac_recipes.json
-        files[mac_recipes.OUTPUT] = mac_recipes.render()
-        files[mac_recipes.RECOMMENDATION_OUTPUT] = mac_recipes.render_recommendation()
+        files[mac_recipes_page.OUTPUT] = mac_recipes_page.render()
+        files[mac_recipes_page.RECOMMENDATION_OUTPUT] = mac_recipes_page.render_recommendation()
     files[symptoms.OUTPUT], files[symptoms.TOP_OUTPUT] = symptoms.render(), symptoms.render_top()
     files[sources_page.OUTPUT] = sources_page.render(  # the Sources page's list
         sources.load(root / "data" / "sources.yml", root), files, root
