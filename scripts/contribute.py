@@ -23,7 +23,7 @@ from scripts.core.catalog import ROOT
 from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings
 from scripts.measuring import noise_check
-from scripts.rendering import tables
+from scripts.rendering import names, tables
 
 COMMIT_PATHS = ("results", "docs/_generated")
 
@@ -63,7 +63,7 @@ def claim_findings(data: dict, claim_list: list[dict], root: Path = ROOT) -> tup
     for claim in sorted(claim_list, key=claims.claim_order):
         for evidence in claim.get("evidence", []):
             variant, baseline = (claims.short_name(evidence[k]) for k in ("variant", "baseline"))
-            what = claims.compared(evidence, variant, baseline)
+            what = names.compared(evidence, variant, baseline)
             name = f"{claim['id']} ({claim['verdict']})"
             if evidence.get("analogue"):
                 name += ", analogue evidence"

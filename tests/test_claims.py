@@ -15,6 +15,7 @@ from scripts.core import store as results
 from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings
 from scripts.rendering import claim_boxes, stack_verdicts
+from scripts.rendering.names import compared
 
 CLAIMS = claims.load()
 EVIDENCE = [(c["id"], e) for c in CLAIMS for e in c.get("evidence", [])]
@@ -264,7 +265,7 @@ def test_every_analogue_in_the_claims_renders_as_one(committed_results):
         fragment = claim_boxes.page_fragment(CLAIMS, committed_results, claim["page"])
         for evidence in claim.get("evidence", []):
             names = [claims.short_name(evidence[k]) for k in ("variant", "baseline")]
-            shown = claims.compared(evidence, *names)
+            shown = compared(evidence, *names)
             heads = [line.strip() for line in fragment.splitlines() if f"{shown}, needs" in line]
             label = f"| Analogue {claims.ANALOGUE_NOTE}: " if evidence.get("analogue") else "| `"
             assert all(line.startswith(label) for line in heads), (claim["id"], heads)

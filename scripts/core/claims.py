@@ -93,15 +93,6 @@ def short_name(entry_id: str) -> str:
     return entry_id.rsplit("/", 1)[-1]
 
 
-def compared(evidence: dict, variant: str, baseline: str) -> str:
-    """What an evidence ratio compares, in words."""
-    if evidence.get("baseline_stat") != "first_call_s":
-        return f"`{variant}` vs `{baseline}`"
-    if variant == baseline:
-        return f"`{variant}`, first call vs warmed-up median"
-    return f"`{baseline}`'s first call vs `{variant}`'s warmed-up median"
-
-
 def claim_order(claim: dict) -> tuple:
     """C1a < C1b < C2a < ... < C10a: by factor number, then letter."""
     number = "".join(ch for ch in claim["id"] if ch.isdigit())

@@ -15,7 +15,6 @@ from scripts.core.catalog import ROOT
 from scripts.core.claims import (
     ANALOGUE_NOTE,
     claim_order,
-    compared,
     expectation_words,
     short_name,
 )
@@ -51,7 +50,7 @@ def cell(row: Row) -> str:
 def evidence_table(evidence: dict, mine: list[Row], stacks: list[str]) -> list[str]:
     """Machines (rows) by stacks (columns) for one evidence item."""
     variant, baseline = (short_name(evidence[k]) for k in ("variant", "baseline"))
-    head = f"{compared(evidence, variant, baseline)}, needs {expectation_words(evidence)}"
+    head = f"{names.compared(evidence, variant, baseline)}, needs {expectation_words(evidence)}"
     if evidence.get("analogue"):
         head = f"Analogue {ANALOGUE_NOTE}: {head}"
     lines = [

@@ -1,5 +1,6 @@
 """Short names as readers use them: machines from data/machine_names.yml, stacks from their
-versions ("TF 2.16 + tf-keras"), and speed-ups rounded as people read them."""
+versions ("TF 2.16 + tf-keras"), the entries an evidence ratio compares, and speed-ups rounded
+as people read them."""
 
 from __future__ import annotations
 
@@ -46,6 +47,15 @@ def stack(stack_id: str) -> str:
                 return f"TF {tf} + tf-keras"
             return f"TF {tf} + Keras {listed.keras.split('.')[0]}"
     return stack_id
+
+
+def compared(evidence: dict, variant: str, baseline: str) -> str:
+    """What an evidence ratio compares, in words, the entries as code: "`eager` vs `graph`"."""
+    if evidence.get("baseline_stat") != "first_call_s":
+        return f"`{variant}` vs `{baseline}`"
+    if variant == baseline:
+        return f"`{variant}`, first call vs warmed-up median"
+    return f"`{baseline}`'s first call vs `{variant}`'s warmed-up median"
 
 
 def _figure(value: float) -> str:

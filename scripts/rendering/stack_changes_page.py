@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scripts.core.catalog import ROOT
-from scripts.core.claims import claim_order, compared, short_name
+from scripts.core.claims import claim_order, short_name
 from scripts.core.stack_changes import Cause
 from scripts.findings import stack_moves
 from scripts.findings.pairs import Findings
@@ -83,7 +83,7 @@ def render(
         claim = move.before.claim
         lines.append(
             f"| [{claim['id']}]({claim['page']}) | {names.machine(move.before.machine)} "
-            f"| {compared(evidence, variant, baseline)} "
+            f"| {names.compared(evidence, variant, baseline)} "
             f"| {figure_cell(move.before)} | {figure_cell(move.after)} "
             f"| {cause_words(by_key.get(move.key))} |"
         )

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from scripts.core import mac_recipes, measured_stacks, plain_text, stack_match
 from scripts.core.catalog import ROOT
-from scripts.core.claims import compared, short_name
+from scripts.core.claims import short_name
 from scripts.findings import stack_moves
 from scripts.findings.pairs import Findings
 from scripts.rendering import names, stack_verdicts
@@ -129,7 +129,7 @@ def machine_table(found: list[stack_verdicts.Figure], machine: str, stacks: list
         by_stack = {figure.stack: stack_verdicts.words(figure) for figure in group}
         cells = [by_stack.get(stack, "not measured") for stack in stacks]
         lines.append(
-            f"| {first.claim['id']} | {compared(first.evidence, variant, baseline)} | "
+            f"| {first.claim['id']} | {names.compared(first.evidence, variant, baseline)} | "
             + " | ".join(cells)
             + " |"
         )

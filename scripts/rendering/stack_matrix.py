@@ -7,7 +7,7 @@ from pathlib import Path
 
 from scripts.core import measured_stacks, outcomes
 from scripts.core.catalog import ROOT
-from scripts.core.claims import claim_order, compared, short_name
+from scripts.core.claims import claim_order, short_name
 from scripts.findings import claim_rows
 from scripts.findings import noisy as noisy_rule
 from scripts.findings.pairs import Findings
@@ -86,7 +86,7 @@ def verdicts(
                 lines.append(
                     f"| [{figure.claim['id']}]({figure.claim['page']}) "
                     f"| {names.machine(figure.machine)} "
-                    f"| {compared(figure.evidence, variant, baseline)} "
+                    f"| {names.compared(figure.evidence, variant, baseline)} "
                     f"| {figure.found.point:.2f}× ({low:.2f}–{high:.2f}) | {figure.verdict} |"
                 )
         sections.append("\n".join(lines))
