@@ -316,9 +316,9 @@ def test_the_quote_for_the_page_is_chosen_over_another_files():
             {"where": "docs/versions.md", "statement": "s", "quote": "from versions"},
         ]
     )
-    assert "from versions" in sources.tooltip(entry, ["docs/versions.md"])
-    assert "from the stacks" in sources.tooltip(entry, ["docs/setup.md", "data/mac_recipes.json"])
-    assert "from the stacks" in sources.tooltip(entry, ["docs/index.md"])  # the first
+    assert "from versions" in citations.tooltip(entry, ["docs/versions.md"])
+    assert "from the stacks" in citations.tooltip(entry, ["docs/setup.md", "data/mac_recipes.json"])
+    assert "from the stacks" in citations.tooltip(entry, ["docs/index.md"])  # the first
 
 
 def test_a_page_including_a_fragment_draws_on_its_data_file():

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import yaml
 
-from scripts.core import data_formats, plain_text, yaml_files
+from scripts.core import data_formats, yaml_files
 from scripts.core.catalog import ROOT
 
 LEDGER = ROOT / "data" / "sources.yml"
@@ -372,16 +372,6 @@ def data_files_of(markdown: str, root: Path = ROOT) -> list[str]:
     return found
 
 
-def quote_for(entry: dict, files: list[str]) -> dict:
-    """The supports item to show on a page: the first whose `where` is one of the page's
-    files (the page, then the data files rendered into it), else the entry's first."""
-    for file in files:
-        for item in entry["supports"]:
-            if item.get("where") == file:
-                return item
-    return entry["supports"][0]
-
-
 def quotes(item: dict) -> list[str]:
     """A supports item's quotes: `quote`, then quote_2, quote_3... in order."""
     more = sorted(
@@ -390,17 +380,6 @@ def quotes(item: dict) -> list[str]:
     return [item["quote"], *(v for _, v in more)]
 
 
-def escaped(text: str) -> str:
-    """A ledger string folded to one line and escaped for a Markdown page."""
-    return plain_text.escape(fold(text))
-
-
 def fold(text: str) -> str:
     """Whitespace (line breaks included) folded to single spaces."""
     return " ".join(str(text).split())
-
-
-def tooltip(entry: dict, files: list[str]) -> str:
-    """A link's hover text: the source's words for this page, and when they were read."""
-    item = quote_for(entry, files)
-    return f"“{fold(item['quote'])}” (read {date_text(entry['read'])})"

@@ -40,6 +40,22 @@ def page_files(page_file: str, markdown: str, root: Path = sources.ROOT) -> list
     return [page_file, *sources.data_files_of(markdown, root)]
 
 
+def quote_for(entry: dict, files: list[str]) -> dict:
+    """The supports item to show on a page: the first whose `where` is one of the page's
+    files (the page, then the data files rendered into it), else the entry's first."""
+    for file in files:
+        for item in entry["supports"]:
+            if item.get("where") == file:
+                return item
+    return entry["supports"][0]
+
+
+def tooltip(entry: dict, files: list[str]) -> str:
+    """A link's hover text: the source's words for this page, and when they were read."""
+    item = quote_for(entry, files)
+    return f"“{sources.fold(item['quote'])}” (read {sources.date_text(entry['read'])})"
+
+
 def title_attribute(entry: dict, files: list[str]) -> str:
     """The hover text as a title attribute's value, for a Markdown link title or HTML.
 
@@ -48,7 +64,7 @@ def title_attribute(entry: dict, files: list[str]) -> str:
     is then escaped for the attribute. Python-Markdown keeps entities in a title as they
     are. (A browser without JavaScript shows the title itself: `&lt;` for a quote's `<`.)
     """
-    as_html = html.escape(sources.tooltip(entry, files), quote=False)
+    as_html = html.escape(tooltip(entry, files), quote=False)
     return html.escape(as_html, quote=True)
 
 

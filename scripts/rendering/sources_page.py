@@ -13,14 +13,18 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scripts.core import site_nav, sources
-from scripts.core.sources import escaped as _text
+from scripts.core import plain_text, site_nav, sources
 
 OUTPUT = "sources.md"  # under docs/_generated/
 PAGE = "docs/sources.md"  # the page that includes it, which is not a page that uses sources
 DOCTOR_FILES = "scripts/doctor/"
 SEARCH_EXCLUDED = "<div markdown data-search-exclude>"
 HEADING = re.compile(r"^# (.+?)\s*(?:\{[^}]*\})?\s*$", re.MULTILINE)
+
+
+def _text(value: str) -> str:
+    """A ledger string folded to one line and escaped for a Markdown page."""
+    return plain_text.escape(sources.fold(value))
 
 
 def page_title(markdown: str, file: str) -> str:
