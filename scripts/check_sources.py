@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scripts.core import sources
-from scripts.core.sources import escaped as _cell
+from scripts.rendering.sources_page import escaped as _cell
 
 USER_AGENT = "tf-apple-silicon-guide source check (python urllib)"
 TIMEOUT_S = 30

@@ -22,7 +22,7 @@ SEARCH_EXCLUDED = "<div markdown data-search-exclude>"
 HEADING = re.compile(r"^# (.+?)\s*(?:\{[^}]*\})?\s*$", re.MULTILINE)
 
 
-def _text(value: str) -> str:
+def escaped(value: str) -> str:
     """A ledger string folded to one line and escaped for a Markdown page."""
     return plain_text.escape(sources.fold(value))
 
@@ -78,7 +78,9 @@ def render(ledger: dict, fragments: dict[str, str] | None = None, root: Path = s
     pages = page_texts(root)
     # A page goes by its title in the site's navigation, shorter than some headings.
     nav = {f"docs/{page}": title for title, page in site_nav.entries(root / "mkdocs.yml")}
-    titles = {file: _text(nav.get(file) or page_title(text, file)) for file, text in pages.items()}
+    titles = {
+        file: escaped(nav.get(file) or page_title(text, file)) for file, text in pages.items()
+    }
     using = pages_using(ledger, pages, fragments, root)
     rendered_into = data_pages(pages, root)
     doctor = sources.Usage()  # which sources the doctor's messages print
@@ -97,7 +99,7 @@ def render(ledger: dict, fragments: dict[str, str] | None = None, root: Path = s
             return f"On {', '.join(titles[f] for f in shown)}."
         if where.startswith(DOCTOR_FILES):
             return "In the doctor's messages."
-        return f"In {_text(where)}."
+        return f"In {escaped(where)}."
 
     by_kind: dict[str, list[dict]] = {kind: [] for kind in sources.KINDS}
     for entry in ledger["sources"]:
@@ -122,23 +124,23 @@ def source_lines(entry: dict, used: list[str], where_text) -> list[str]:
     the pages using it, then each quote with the statement it supports."""
     published = sources.date_text(entry["published"])
     facts = [
-        _text(entry["author"]),
+        escaped(entry["author"]),
         f"published {published}" if published else "no publication date given",
         f"read {sources.date_text(entry['read'])}",
     ]
-    head = f"- **[{_text(entry['title'])}]({entry['url']}){{#{entry['id']}}}** · " + " · ".join(
+    head = f"- **[{escaped(entry['title'])}]({entry['url']}){{#{entry['id']}}}** · " + " · ".join(
         facts
     )
     concerns = "; ".join(
-        ", ".join(_text(value) for value in entry["concerns"][key])
+        ", ".join(escaped(value) for value in entry["concerns"][key])
         for key in ("software", "hardware")
         if entry["concerns"][key]
     )
     about = f"Concerns {concerns}. " if concerns else ""
     lines = [head, "", f"    {about}Used on {', '.join(used) if used else 'no page'}.", ""]
     for item in entry["supports"]:
-        words = " … ".join(f"“{_text(quote)}”" for quote in sources.quotes(item))
-        statement = _text(item["statement"])
+        words = " … ".join(f"“{escaped(quote)}”" for quote in sources.quotes(item))
+        statement = escaped(item["statement"])
         end = "" if statement.endswith((".", "!", "?")) else "."
         lines.append(f"    - {words} {statement}{end} {where_text(item['where'])}")
     lines.append("")
