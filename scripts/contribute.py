@@ -17,13 +17,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from scripts.core import claims, measured_stacks, outcomes, plain_text, provenance
+from scripts.core import claims, measured_stacks, outcomes, provenance
 from scripts.core import store as results
 from scripts.core.catalog import ROOT
 from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings
 from scripts.measuring import noise_check
-from scripts.rendering import names, tables
+from scripts.rendering import escaping, names, tables
 
 COMMIT_PATHS = ("results", "docs/_generated")
 
@@ -94,7 +94,7 @@ def machine_rows(data: dict) -> list[tuple[str, str]]:
 
 
 def _about_the_machine(machine: dict, entries: list[dict]) -> list[tuple[str, str]]:
-    text = plain_text.escape
+    text = escaping.escape
     rows = [("Machine", text(machine["description"])), ("OS", text(machine["os_version"]))]
     rows.append(("TensorFlow devices", text(", ".join(machine.get("tf_devices") or []) or "?")))
     if entries:
@@ -109,7 +109,7 @@ def _about_the_machine(machine: dict, entries: list[dict]) -> list[tuple[str, st
 
 
 def _about_the_entries(data: dict, entries: list[dict]) -> list[tuple[str, str]]:
-    text = plain_text.escape
+    text = escaping.escape
     sessions = data.get("sessions", [])
     marked = sum(1 for s in sessions if s["marked_noisy"])
     rows = [("Sessions", f"{len(sessions)}" + (f", {marked} marked noisy" if marked else ""))]
@@ -136,7 +136,7 @@ def pr_description(
     data: dict, claim_list: list[dict], root: Path = ROOT, notes: list[str] | tuple = ()
 ) -> str:
     """The pull request's description: the machine, and what its numbers say about the claims."""
-    lines = [f"## Results from {plain_text.escape(data['machine']['description'])}", ""]
+    lines = [f"## Results from {escaping.escape(data['machine']['description'])}", ""]
     lines += ["| | |", "|---|---|"]
     lines += [f"| {field} | {value} |" for field, value in machine_rows(data)]
     contradicted, not_measured = claim_findings(data, claim_list, root)

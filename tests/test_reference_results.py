@@ -14,7 +14,7 @@ import markdown
 import pytest
 import yaml
 
-from scripts.rendering import chip_view, reference_figures, results_page
+from scripts.rendering import chip_view, escaping, reference_figures, results_page
 
 MIN_SOURCES = 35  # issue 28: at least 35 sources of published Apple-silicon figures
 # The part of a page that holds its fragment: "What to expect on a Mac", or the Mac section
@@ -97,7 +97,7 @@ def test_every_value_appears_as_published(sources):
         for page in source["pages"]:
             fragment = reference_figures.page_fragment(sources, page)
             for row in reference_figures.rows_for(source, page):
-                assert reference_figures.plain_text.escape(str(row["value"])) in fragment
+                assert escaping.escape(str(row["value"])) in fragment
 
 
 def test_strings_are_escaped_and_links_must_be_https(sources):

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import copy
 
-from scripts.core import plain_text
 from scripts.core import store as results
-from scripts.rendering import reproducibility
+from scripts.rendering import escaping, reproducibility
 
 PUBLISHED = "amd-epyc-2cpu-linux-c396aa.json"
 
@@ -19,7 +18,7 @@ def header(section: str) -> str:
 
 
 def test_a_later_entry_only_run_a_holds_does_not_change_its_dates(root):
-    data = plain_text.escaped_results(results.view(results.read(root / "results" / PUBLISHED)))
+    data = escaping.escaped_results(results.view(results.read(root / "results" / PUBLISHED)))
     first, second = (reproducibility.session_run(data, s) for s in data["sessions"][-2:])
     before = reproducibility.reproducibility_section(first, second, [])
     later = copy.deepcopy(first)
@@ -37,7 +36,7 @@ def test_a_later_entry_only_run_a_holds_does_not_change_its_dates(root):
 def test_every_machine_with_two_sessions_gets_a_section(committed_results):
     """The section compares each such machine's latest session with the one before."""
     text = "".join(
-        "".join(reproducibility.machine_sections(plain_text.escaped_results(d), []))
+        "".join(reproducibility.machine_sections(escaping.escaped_results(d), []))
         for d in committed_results
     )
     for data in committed_results:

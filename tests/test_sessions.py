@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from scripts.core import plain_text, software_stack
+from scripts.core import software_stack
 from scripts.core import store as results
 from scripts.findings import calibration as held_back
-from scripts.rendering import calibration_page
+from scripts.rendering import calibration_page, escaping
 from scripts.results import add_sessions
 
 
@@ -108,7 +108,7 @@ def test_a_variant_the_latest_version_dropped_leaves_the_view_but_not_its_sessio
 
 
 def test_the_calibration_page_shows_what_the_findings_count(committed_files):
-    views = [plain_text.escaped_results(v) for v in results.stack_views(committed_files)]
+    views = [escaping.escaped_results(v) for v in results.stack_views(committed_files)]
     page = calibration_page.table(views)
     found = held_back.calibrate(views)
     for scheme in held_back.SCHEMES:

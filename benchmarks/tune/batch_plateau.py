@@ -29,7 +29,8 @@ import sys
 from pathlib import Path
 
 from benchmarks.tune import committed_run
-from scripts.core import catalog, json_files, plain_text, project_files, rounds, stats
+from scripts.core import catalog, json_files, project_files, rounds, stats
+from scripts.rendering import escaping
 from scripts.tuning import analysis
 
 SNIPPET = "batch_size/mlp"
@@ -225,7 +226,7 @@ def render(found: dict) -> str:
     ]
     for row in found["rows"]:
         if "error" in row:
-            rate = f"failed: {plain_text.escape(row['error'])}"
+            rate = f"failed: {escaping.escape(row['error'])}"
         else:
             rate = f"{found['examples_per_run'] / row['median_s']:,.0f}"
         lines.append(

@@ -8,8 +8,8 @@ import math
 import os
 from pathlib import Path
 
-from scripts.core import plain_text, project_files, provenance, store
-from scripts.rendering import names
+from scripts.core import project_files, provenance, store
+from scripts.rendering import escaping, names
 
 
 def started(tool: str, budget_s: float) -> dict:
@@ -54,12 +54,12 @@ def short_name(description: str) -> str:
     for data in store.read_all():
         if data["machine"]["description"] == description:
             return names.machine(data["machine"]["id"])
-    return plain_text.escape(description)
+    return escaping.escape(description)
 
 
 def heading(found: dict) -> str:
     """The machine, software, date and commit the run was made with, escaped."""
-    esc = plain_text.escape
+    esc = escaping.escape
     software = found["software"]
     git = found.get("git") or {}
     commit = (git.get("commit") or "unknown")[:7] + ("+dirty" if git.get("dirty") else "")

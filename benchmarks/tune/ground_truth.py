@@ -43,7 +43,8 @@ from benchmarks.tune import (
     truth_runs,
     truth_sets,
 )
-from scripts.core import outcomes, plain_text, project_files, rounds, stats
+from scripts.core import outcomes, project_files, rounds, stats
+from scripts.rendering import escaping
 from scripts.tuning import analysis, experiments, runner
 
 MODELS = project_files.ROOT / "tests" / "tune_models"
@@ -364,7 +365,7 @@ def yes(value: bool) -> str:
 
 def render(found: dict) -> str:
     """The ground-truth tables in Markdown, every string from the run escaped."""
-    esc = plain_text.escape
+    esc = escaping.escape
     method = found["truth_method"]
     lines = [
         committed_run.described(
@@ -414,7 +415,7 @@ def render(found: dict) -> str:
 
 def render_earlier(found: dict) -> str:
     """The runs a later one replaced, with their verdicts: kept on the page, never dropped."""
-    esc = plain_text.escape
+    esc = escaping.escape
     rows = []
     for entry in found["cases"]:
         case = case_of(entry)
@@ -448,7 +449,7 @@ def render_earlier(found: dict) -> str:
 
 def render_designs(found: dict) -> str:
     """The input cases under each design for dataset arms, against the end-to-end truth."""
-    esc = plain_text.escape
+    esc = escaping.escape
     header = " | ".join(f'tune, "{design}"' for design in INPUT_DESIGNS)
     lines = [
         f"| Planted model | End to end (95% interval) | {header} |",

@@ -22,7 +22,8 @@ import sys
 from pathlib import Path
 
 from benchmarks.tune import committed_run
-from scripts.core import json_files, plain_text, project_files, rounds, stats
+from scripts.core import json_files, project_files, rounds, stats
+from scripts.rendering import escaping
 from scripts.tuning import child
 
 BOUND = 1.02
@@ -80,7 +81,7 @@ def load(path: Path = RUN_JSON) -> dict:
 
 def render(found: dict) -> str:
     """The overhead table in Markdown, every string from the run escaped."""
-    esc = plain_text.escape
+    esc = escaping.escape
     lines = [
         committed_run.described(
             found,

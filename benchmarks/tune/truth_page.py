@@ -8,7 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from benchmarks.tune import truth_pool, truth_rules, truth_sets
-from scripts.core import plain_text, pooling
+from scripts.core import pooling
+from scripts.rendering import escaping
 from scripts.tuning import experiments, widening
 
 PLANTED_WORDS = {truth_rules.GAIN: "a gain", truth_rules.NONE: "nothing to gain",
@@ -32,7 +33,7 @@ def sitting_cell(sitting: truth_pool.Sitting, runs: list[dict]) -> str:
     own = sitting.interval()
     figure = ratio(sitting.point, *own) if own else f"{sitting.point:.2f}×"
     dates = sorted({r["date"][:10] for r in runs if r["sitting"] == sitting.name})
-    cell = f"{plain_text.escape(', '.join(dates))}: {figure}, {sitting.rounds} rounds"
+    cell = f"{escaping.escape(', '.join(dates))}: {figure}, {sitting.rounds} rounds"
     if sitting.busy_runs:
         busy = [r for r in runs if r["sitting"] == sitting.name and truth_rules.busy(r)]
         cell += f", **busy** ({len(busy)} of its runs; {busy_words(busy)})"
@@ -65,7 +66,7 @@ def tune_cell(tune: dict | None, row: dict | None) -> str:
     if tune is None:
         return "not run"
     if tune["error"]:
-        return f"error: {plain_text.escape(tune['error'])}"
+        return f"error: {escaping.escape(tune['error'])}"
     if row is None or row.get("point") is None:
         return "no figure for the arm"
     kind = "widened" if row.get("new_low") is not None else "this run's rounds"
@@ -118,7 +119,7 @@ def summary(name: str, judged: list[Judged]) -> str:
 def render_truth(cases, found: dict, spread: pooling.Spread | None = None) -> str:
     """Both sets' tables and their summaries, from the committed runs."""
     spread = spread if spread is not None else truth_spread()
-    esc = plain_text.escape
+    esc = escaping.escape
     lines = [
         f"Judged by the rules above ({truth_rules.RULES_WRITTEN}). The pooled truth widens by "
         "the guide's between-sitting spread for work in memory as a prior"
@@ -213,7 +214,7 @@ def repeats(cases, found: dict) -> list[Repeat]:
 
 def render_repeat(cases, found: dict) -> str:
     """The repeat check's table and its count, from the committed runs."""
-    esc = plain_text.escape
+    esc = escaping.escape
     found_pairs = repeats(cases, found)
     if not found_pairs:
         return "No case has tune runs in two sittings yet.\n"

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.tune import committed_run
-from scripts.core import json_files, plain_text, project_files
+from scripts.core import json_files, project_files
+from scripts.rendering import escaping
 from scripts.tuning import analysis, experiments, runner
 
 MODELS = project_files.ROOT / "tests" / "tune_models"
@@ -242,7 +243,7 @@ def check_verdict(where: str, row: dict) -> None:
 
 def render(found: dict) -> str:
     """The validation table in Markdown, every string from the run escaped."""
-    esc = plain_text.escape
+    esc = escaping.escape
     lines = [
         committed_run.described(
             found,

@@ -3,9 +3,8 @@ the findings (scripts/findings/calibration.py). Nothing is computed here but cou
 
 from __future__ import annotations
 
-from scripts.core import plain_text
 from scripts.findings import calibration as held_back
-from scripts.rendering import names
+from scripts.rendering import escaping, names
 
 SCHEME_WORDS = {
     "sitting": "Each sitting held back, predicted from the machine's other sittings",
@@ -72,7 +71,7 @@ def by_stack(cal: held_back.Calibration) -> list[str]:
         whole = cal.coverage("sitting", stack=stack)
         forward = cal.coverage("forward", stack=stack)
         lines.append(
-            f"| {plain_text.escape(stack)} | {several} of {len(views)} | {rests_on(whole)} "
+            f"| {escaping.escape(stack)} | {several} of {len(views)} | {rests_on(whole)} "
             f"| {percent(whole.inside, whole.compared)} "
             f"| {percent(forward.inside, forward.compared)} |"
         )
@@ -86,7 +85,7 @@ def sittings_table(cal: held_back.Calibration) -> list[str]:
     ]
     for v in cal.views:
         lines.append(
-            f"| {names.machine(v.machine)} | {plain_text.escape(v.stack)} | {v.sittings} "
+            f"| {names.machine(v.machine)} | {escaping.escape(v.stack)} | {v.sittings} "
             f"| {v.sessions} "
             f"| {'yes' if v.sittings >= 2 else 'no: one sitting'} |"
         )
@@ -102,8 +101,8 @@ def held_back_table(cal: held_back.Calibration) -> list[str]:
     for scheme in held_back.SCHEMES:
         for machine, stack, sitting, found, files in cal.held_back(scheme):
             lines.append(
-                f"| {scheme} | {names.machine(machine)} | {plain_text.escape(stack)} "
-                f"| {plain_text.escape(sitting)} | {percent(found.inside, found.compared)} "
+                f"| {scheme} | {names.machine(machine)} | {escaping.escape(stack)} "
+                f"| {escaping.escape(sitting)} | {percent(found.inside, found.compared)} "
                 f"| {percent(files.inside, files.compared)} |"
             )
     return lines

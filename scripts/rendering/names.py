@@ -9,8 +9,9 @@ import math
 import re
 from pathlib import Path
 
-from scripts.core import measured_stacks, plain_text, yaml_files
+from scripts.core import measured_stacks, yaml_files
 from scripts.core.catalog import ROOT
+from scripts.rendering import escaping
 
 MACHINE_NAMES = ROOT / "data" / "machine_names.yml"
 NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
@@ -28,7 +29,7 @@ def _machine_names(path: Path = MACHINE_NAMES) -> dict[str, str]:
 
 def machine(machine_id: str) -> str:
     """'Xeon (AMX)', or the machine id where no short name is listed."""
-    return _machine_names().get(machine_id) or plain_text.escape(machine_id)
+    return _machine_names().get(machine_id) or escaping.escape(machine_id)
 
 
 def of(machine_record: dict) -> str:
@@ -90,7 +91,7 @@ def as_published(value: object) -> str:
     """A source's value as people read it: '1,575' for 1575.0388523889997, with the value
     exactly as published in the cell's title. Values with at most four decimals stay as
     they are."""
-    text = plain_text.escape(str(value).strip())
+    text = escaping.escape(str(value).strip())
     if isinstance(value, bool) or not NUMBER.fullmatch(text):
         return text
     value = float(text)

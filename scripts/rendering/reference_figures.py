@@ -2,7 +2,7 @@
 
 Each factor page gets a fragment, `docs/_generated/reported/<page>.md`, with the figures
 published for that factor; the Results page lists every source. Every string from the YAML is
-escaped for Markdown and HTML (plain_text.escape); URLs are checked to be https instead.
+escaped for Markdown and HTML (escaping.escape); URLs are checked to be https instead.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import yaml
 
-from scripts.core import data_formats, plain_text, yaml_files
+from scripts.core import data_formats, yaml_files
 from scripts.core.catalog import ROOT
-from scripts.rendering import names
+from scripts.rendering import escaping, names
 
 REFERENCE_FILE = ROOT / "data" / "reference_results.yml"
 OUTPUT_DIR = "reported"  # under docs/_generated/
@@ -111,7 +111,7 @@ def counts(sources: list[dict], page: str) -> tuple[int, int]:
 
 
 def cell_text(value: object) -> str:
-    return plain_text.escape(str(value).strip())
+    return escaping.escape(str(value).strip())
 
 
 def result_cell(row: dict) -> str:

@@ -15,7 +15,6 @@ from scripts.core import (
     compatibility,
     mac_recipes,
     measured_stacks,
-    plain_text,
     sources,
     stack_changes,
 )
@@ -29,8 +28,9 @@ from scripts.rendering import (
     chip_view,
     claim_boxes,
     compat_table,
-    mac_recipes_page,
     cpu_features,
+    escaping,
+    mac_recipes_page,
     names,
     published_data,
     reference_figures,
@@ -76,12 +76,12 @@ def render_all(
     all_data: the default stack's view of every file (what the factor pages show);
     stack_data: a view per (machine, stack) (store.stack_views; default: all_data);
     causes: data/stack_changes.yml (default: read it).
-    Strings from results files are untrusted: pages get them escaped (plain_text), and charts
-    get them raw, because the SVG writer escapes text itself.
+    Strings from results files are untrusted: pages get them escaped (escaping.escaped_results),
+    and charts get them raw, because the SVG writer escapes text itself.
     """
-    raw_data, all_data = all_data, [plain_text.escaped_results(data) for data in all_data]
+    raw_data, all_data = all_data, [escaping.escaped_results(data) for data in all_data]
     stack_data = [
-        plain_text.escaped_results({"stack": measured_stacks.DEFAULT, **data})
+        escaping.escaped_results({"stack": measured_stacks.DEFAULT, **data})
         for data in (raw_data if stack_data is None else stack_data)
     ]
     causes = stack_changes.load() if causes is None else causes

@@ -2,7 +2,7 @@
 grouped by kind, with its author, dates, what it concerns, the source's words for each
 statement that rests on it, and the pages that use it.
 
-Every string from the ledger is escaped for Markdown and HTML (plain_text.escape); addresses
+Every string from the ledger is escaped for Markdown and HTML (escaping.escape); addresses
 are checked by the ledger's own validation (https, nothing that ends a link). The lists stay
 out of the site search, like the measured tables: the search index is downloaded by every
 page, and the quotes would add to it what the citing pages already hold.
@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from scripts.core import plain_text, site_nav, sources
+from scripts.core import site_nav, sources
+from scripts.rendering import escaping
 
 OUTPUT = "sources.md"  # under docs/_generated/
 PAGE = "docs/sources.md"  # the page that includes it, which is not a page that uses sources
@@ -24,7 +25,7 @@ HEADING = re.compile(r"^# (.+?)\s*(?:\{[^}]*\})?\s*$", re.MULTILINE)
 
 def escaped(value: str) -> str:
     """A ledger string folded to one line and escaped for a Markdown page."""
-    return plain_text.escape(sources.fold(value))
+    return escaping.escape(sources.fold(value))
 
 
 def page_title(markdown: str, file: str) -> str:

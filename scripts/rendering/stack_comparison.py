@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scripts.core import mac_recipes, measured_stacks, plain_text, stack_match
+from scripts.core import mac_recipes, measured_stacks, stack_match
 from scripts.core.catalog import ROOT
 from scripts.core.claims import short_name
 from scripts.findings import stack_moves
 from scripts.findings.pairs import Findings
-from scripts.rendering import names, stack_verdicts
+from scripts.rendering import escaping, names, stack_verdicts
 
 OUTPUT_DIR = "stacks"  # docs/_generated/stacks/<page>.md
 
@@ -27,7 +27,7 @@ SETUP_RECIPE = "setup.md#which-stack-to-install-on-a-mac"
 
 def stack_name_link(stack: str) -> str:
     """'[TF 2.16 + Keras 3](results.md#stack-tf216-keras3)': the stack's verdicts."""
-    label = plain_text.escape(names.stack(stack))
+    label = escaping.escape(names.stack(stack))
     return f"[{label}]({stack_verdicts.RESULTS_PAGE}#stack-{stack})"
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from scripts.core import outcomes, plain_text, workload
+from scripts.core import outcomes, workload
 from scripts.core.catalog import CEILING_KEY, is_current
 from scripts.findings import noisy as noisy_rule
 from scripts.findings.pairs import Findings
-from scripts.rendering import names
+from scripts.rendering import escaping, names
 
 NOISY_MARK = " (noisier than usual)"
 
@@ -258,7 +258,7 @@ def output_block(data: dict, snippet: str) -> str | None:
         return None
     return (
         f"Output of `python snippets/{snippet}.py` on {names.of(data['machine'])}, "
-        f"{plain_text.escape(output['date'][:10])}:\n\n{plain_text.fence(output['text'].rstrip())}"
+        f"{escaping.escape(output['date'][:10])}:\n\n{escaping.fence(output['text'].rstrip())}"
     )
 
 
