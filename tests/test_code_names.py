@@ -23,7 +23,6 @@ SAME_NAME = {
     "measure": "command scripts/measure.py, stage scripts/measuring/measure.py",
     "render": "command scripts/render.py, stage scripts/rendering/render.py",
     "validate": "command scripts/validate.py, stage scripts/results/validate.py",
-    "compare": "command scripts/compare.py, stage scripts/results/compare.py",
     "add_sessions": "command scripts/add_sessions.py, stage scripts/results/add_sessions.py",
     "notebooks": "command scripts/notebooks.py, stage scripts/rendering/notebooks.py",
     "report": "scripts/doctor/report.py and scripts/tuning/report.py: each package's report",

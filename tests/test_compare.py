@@ -7,11 +7,13 @@ import json
 
 import pytest
 
+from scripts import compare
 from scripts.core import claims
 from scripts.core import store as results
 from scripts.findings import claim_rows, comparison
 from scripts.findings.pairs import Findings
-from scripts.results import compare
+from scripts.measuring import versus_guide
+from scripts.rendering import drift_table
 
 
 @pytest.fixture()
@@ -38,7 +40,7 @@ def test_a_slower_variant_shows_its_drift_and_is_flagged(data):
     assert rows[key].drift_percent == pytest.approx(-100 / 3)
     assert "beyond ±10%" in rows[key].flags
     assert [r.key for r in rows.values() if r.flags] == [key]
-    assert "1 drift more than ±10%" in comparison.summary(list(rows.values()))
+    assert "1 drift more than ±10%" in drift_table.summary(list(rows.values()))
 
 
 def test_the_cli_prints_the_table_and_names_a_bad_file(tmp_path, committed_files, capsys):
@@ -70,7 +72,7 @@ def test_measure_quick_picks_the_claims_pairs():
 
 def test_your_machine_vs_the_guide_lists_every_claim_speedup(committed_results):
     mine, *_ = committed_results
-    text = comparison.versus_the_guide(mine, committed_results)
+    text = versus_guide.versus_the_guide(mine, committed_results)
     others = [d for d in committed_results if d is not mine]
     header = next(line for line in text.splitlines() if line.startswith("| Claim |"))
     assert header.count("|") == 4 + len(others)  # this machine plus every other one

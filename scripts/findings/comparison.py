@@ -1,18 +1,18 @@
 """Two runs' shared speed-ups side by side: how far each moved, and whether that is more than
-a re-run shows (used by `make compare`, `make measure-quick` and How we measure's
-reproducibility table). Each side's speed-up is its finding: pooled over that run's sessions,
-with the band where a new session should land, widened by the guide's between-sitting spread
-of the pair's stratum. A drift beyond ±10% (outcomes.NO_DIFFERENCE) is flagged, and so is a
-B point outside A's band, which a calibrated band lets happen about one time in twenty.
-Claim speed-ups (data/claims/) are marked and counted on their own.
+a re-run shows (used by `make compare` and How we measure's reproducibility section, which
+show them as scripts/rendering/drift_table.py writes them). Each side's speed-up is its
+finding: pooled over that run's sessions, with the band where a new session should land,
+widened by the guide's between-sitting spread of the pair's stratum. A drift beyond ±10%
+(outcomes.NO_DIFFERENCE) is flagged, and so is a B point outside A's band, which a calibrated
+band lets happen about one time in twenty. Claim speed-ups (data/claims/) are marked and
+counted on their own.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scripts.core import claims, outcomes
-from scripts.findings import claim_rows
+from scripts.core import outcomes
 from scripts.findings.pairs import Findings
 
 # What counts as "moved" between two runs, not a statistical test: the same 10% that a claim's
@@ -95,67 +95,3 @@ def compare(a: dict, b: dict, claim_list: list[dict], spread: object = None) -> 
         Row(f"{pair[0]} vs {pair[1].split(':', 1)[1]}", ours[pair], theirs[pair], pair in claimed)
         for pair in sorted(set(ours) & set(theirs))
     ]
-
-
-def table(rows: list[Row], a_name: str, b_name: str) -> str:
-    def cell(value: tuple[float, float, float]) -> str:
-        return f"{value[0]:.2f}× ({value[1]:.2f}–{value[2]:.2f})"
-
-    lines = [
-        f"| Speed-up | Claim | A: {a_name} (band for a new session) | B: {b_name} "
-        "| Drift B vs A | Flag |",
-        "|---|---|---:|---:|---:|---|",
-    ]
-    for row in rows:
-        lines.append(
-            f"| `{row.key}` | {'yes' if row.claim else ''} | {cell(row.a)} | {cell(row.b)} "
-            f"| {row.drift_percent:+.1f}% | {', '.join(row.flags)} |"
-        )
-    return "\n".join(lines) + "\n"
-
-
-def summary(rows: list[Row]) -> str:
-    claimed = [r for r in rows if r.claim]
-    moved = [r for r in rows if abs(r.drift_percent) > DRIFT_FLAG_PERCENT]
-    moved_claims = [r for r in claimed if abs(r.drift_percent) > DRIFT_FLAG_PERCENT]
-    outside = [r for r in rows if not r.inside]
-    return (
-        f"{len(rows)} shared speed-ups: {len(moved)} drift more than ±{DRIFT_FLAG_PERCENT:g}%, "
-        f"and {len(outside)} of B's points fall outside A's band for a new session (a "
-        f"calibrated band: about 1 in 20). Claim speed-ups: {len(moved_claims)} of "
-        f"{len(claimed)} drift more than ±{DRIFT_FLAG_PERCENT:g}%."
-    )
-
-
-def versus_the_guide(mine: dict, guide: list[dict], claim_list: list[dict] | None = None) -> str:
-    """Each claim's speed-up on this machine next to every committed machine's, with intervals
-    (what `make measure-quick` ends with: a reader's own picture in a couple of minutes)."""
-    claim_list = claim_list if claim_list is not None else claims.load()
-    others = [d for d in guide if d["machine"]["id"] != mine["machine"]["id"]]
-    names = " | ".join(d["machine"]["description"] for d in others)
-    lines = [
-        f"Your machine ({mine['machine']['description']}) vs the guide's: claim speed-ups, "
-        "each with its 95% band for a new session. Quick runs use small sizes; the guide's are "
-        "full size, so compare directions and rough sizes, not decimals.",
-        "",
-        f"| Claim | Speed-up | This machine | {names} |",
-        "|---|---|---|" + "---|" * len(others),
-    ]
-    for claim in claim_list:
-        for evidence in claim.get("evidence", []):
-            cells = [found_words(data, evidence) for data in (mine, *others)]
-            if cells[0] == "–":
-                continue
-            variant, baseline = (claims.short_name(evidence[k]) for k in ("variant", "baseline"))
-            pair = f"{variant} vs {baseline}"
-            lines.append(f"| {claim['id']} | `{pair}` | " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
-
-
-def found_words(data: dict, evidence: dict) -> str:
-    """'1.21× (1.15–1.90)': an evidence item's speed-up pooled over a view's sessions with
-    its band for a new session, or '–'."""
-    found = claim_rows.evidence_finding(Findings([data]), data, evidence)
-    if found is None:
-        return "–"
-    return f"{found.point:.2f}× ({found.band_low:.2f}–{found.band_high:.2f})"

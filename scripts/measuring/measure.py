@@ -31,8 +31,8 @@ from scripts.core import (
 )
 from scripts.core import store as results
 from scripts.core.rounds import process_rounds
-from scripts.findings import comparison, noisy
-from scripts.measuring import noise_check
+from scripts.findings import noisy
+from scripts.measuring import noise_check, versus_guide
 from scripts.measuring.messages import ChildReport, ChildRequest, Output
 
 QUICK_RESULTS_DIR = catalog.ROOT / "build" / "quick-results"
@@ -427,7 +427,7 @@ def versus_the_guide_on(stack_id: str, path: Path, results_dir: Path = results.R
     every = results.stack_views(results.read(p) for p in sorted(results_dir.glob("*.json")))
     guide = [v for v in every if v["stack"] == stack_id]
     mine = results.view(results.read(path), every[0]["spread"] if every else None, stack_id)
-    return f"Stack {stack_id}:\n" + comparison.versus_the_guide(mine, guide)
+    return f"Stack {stack_id}:\n" + versus_guide.versus_the_guide(mine, guide)
 
 
 class Refused(Exception):

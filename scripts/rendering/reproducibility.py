@@ -1,11 +1,12 @@
 """How we measure's reproducibility section: two sessions of one machine compared speed-up by
-speed-up (scripts/findings/comparison.py), each machine's latest session against the one
-before."""
+speed-up (scripts/findings/comparison.py, shown as scripts/rendering/drift_table.py writes
+it), each machine's latest session against the one before."""
 
 from __future__ import annotations
 
-from scripts.findings.comparison import compare, summary, table
+from scripts.findings.comparison import compare
 from scripts.rendering import names
+from scripts.rendering.drift_table import summary, table
 
 
 def run_dates(data: dict) -> str:
