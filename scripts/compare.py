@@ -20,6 +20,7 @@ from pathlib import Path
 
 from scripts.core import claims
 from scripts.core import store as results
+from scripts.findings import results_views
 from scripts.findings.comparison import compare
 from scripts.rendering.drift_table import summary, table
 
@@ -30,11 +31,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("b", type=Path, help="second results file")
     args = parser.parse_args(argv)
     try:
-        a, b = (results.view(results.read(path)) for path in (args.a, args.b))
+        a, b = (results_views.view(results.read(path)) for path in (args.a, args.b))
     except results.ResultsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    guide = results.stack_views(results.read_all())
+    guide = results_views.stack_views(results.read_all())
     rows = compare(a, b, claims.load(), guide[0]["spread"] if guide else None)
     if not rows:
         print(f"error: {args.a} and {args.b} share no speed-up to compare", file=sys.stderr)

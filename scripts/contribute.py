@@ -19,6 +19,7 @@ from pathlib import Path
 
 from scripts.core import claims, measured_stacks, outcomes, provenance
 from scripts.core import store as results
+from scripts.findings import results_views
 from scripts.core.catalog import ROOT
 from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings
@@ -80,9 +81,9 @@ def claim_findings(data: dict, claim_list: list[dict], root: Path = ROOT) -> tup
 
 def guide_view(path: Path) -> dict:
     """A results file as the pages would read it, widened by the guide's between-session
-    spread (store.view, pooling)."""
-    guide = results.load_all()
-    return results.view(results.read(path), guide[0]["spread"] if guide else None)
+    spread (results_views.view, pooling)."""
+    guide = results_views.load_all()
+    return results_views.view(results.read(path), guide[0]["spread"] if guide else None)
 
 
 def machine_rows(data: dict) -> list[tuple[str, str]]:

@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from scripts.core import store as results  # noqa: E402
+from scripts.findings import results_views  # noqa: E402
 from tests.site_build import build_site, build_site_once, made_once  # noqa: E402
 from tests.xdist_groups import scheduling_group  # noqa: E402
 
@@ -57,8 +58,8 @@ def committed_files() -> list[dict]:
 
 @pytest.fixture(scope="session")
 def committed_results() -> list[dict]:
-    """Every committed results file as the pages read it (store.view, pooled spread)."""
-    data = results.load_all()
+    """Every committed results file as the pages read it (results_views.view, pooled spread)."""
+    data = results_views.load_all()
     assert data, "results/ holds no results file: run `make measure` and commit the result"
     return data
 

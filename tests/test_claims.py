@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from scripts.core import claims, data_formats, outcomes
-from scripts.core import store as results
+from scripts.findings import results_views
 from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings
 from scripts.rendering import claim_boxes, stack_verdicts
@@ -23,7 +23,7 @@ EVIDENCE = [(c["id"], e) for c in CLAIMS for e in c.get("evidence", [])]
 
 @pytest.fixture(scope="module")
 def stack_rows(committed_files) -> list[claim_rows.Row]:
-    views = results.stack_views(committed_files)
+    views = results_views.stack_views(committed_files)
     return claim_rows.rows(CLAIMS, Findings(views), views)
 
 
@@ -116,7 +116,7 @@ def test_a_recorded_contradiction_passes_the_rule_and_analogues_do_not_count():
 
 def test_a_recorded_contradiction_is_shown_and_a_missing_record_is_refused(committed_files):
     """A claim box shows what the claim's file records about a contradicted machine."""
-    views = results.stack_views(committed_files)
+    views = results_views.stack_views(committed_files)
     findings = Findings(views)
     row = next(r for r in claim_rows.rows(CLAIMS, findings, views) if not r.analogue)
     evidence = dict(row.evidence)

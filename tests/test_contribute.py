@@ -15,6 +15,7 @@ import pytest
 from scripts import contribute
 from scripts.core import claims, outcomes, provenance
 from scripts.core import store as results
+from scripts.findings import results_views
 from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings
 from tests.mac_samples import (
@@ -88,7 +89,7 @@ def hosted_file(committed_files, committed_results) -> dict:
     """A faked hosted-runner file as the pages read it (widened by the guide's spread)."""
     software = dict(MAC_SOFTWARE, tensorflow_metal=None)
     raw = faked_mac_file(committed_files[0], hosted_runner_mac(), ["CPU:0"], software)
-    return results.view(raw, committed_results[0]["spread"])
+    return results_views.view(raw, committed_results[0]["spread"])
 
 
 def measured(data: dict, evidence: dict, root):

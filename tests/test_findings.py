@@ -11,6 +11,7 @@ import yaml
 
 from scripts.core import catalog, outcomes, pooling, sittings, variance_strata
 from scripts.core import store as results
+from scripts.findings import results_views
 from scripts.findings import across_machines
 from scripts.findings.pairs import Finding
 from scripts.rendering import names
@@ -77,7 +78,7 @@ def test_the_band_never_narrows_below_the_between_sitting_spread_but_the_mean_do
 
 
 def test_strata_have_their_own_spread(committed_files):
-    spreads = results.stack_views(committed_files)[0]["spread"]
+    spreads = results_views.stack_views(committed_files)[0]["spread"]
     assert set(spreads) == set(variance_strata.load().why)
     assert spreads["files"].tau2 > spreads["compute"].tau2
 

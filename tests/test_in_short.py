@@ -36,7 +36,7 @@ import yaml
 
 from scripts.core import measured_stacks, outcomes, store
 from scripts.core.catalog import ROOT
-from scripts.findings import claim_rows
+from scripts.findings import claim_rows, results_views
 from scripts.findings.pairs import Findings
 
 DOCS = ROOT / "docs"
@@ -179,7 +179,7 @@ def source_ids() -> frozenset[str]:
 @cache
 def findings_and_views() -> tuple[Findings, tuple[dict, ...], frozenset[str]]:
     files = store.read_all()
-    views = store.stack_views(files)
+    views = results_views.stack_views(files)
     return Findings(views), tuple(views), frozenset(d["machine"]["id"] for d in files)
 
 

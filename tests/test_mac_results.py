@@ -15,6 +15,7 @@ import pytest
 
 from scripts.core import catalog, claims, provenance, software_stack
 from scripts.core import store as results
+from scripts.findings import results_views
 from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings
 from scripts.measuring import measure
@@ -74,7 +75,7 @@ def finding_point(data: dict, evidence: dict, root) -> float | None:
 
 
 def test_claim_checks_use_a_mac_file_with_no_code_change(m1_pro_dir, committed_results, root):
-    all_data = results.load_all(m1_pro_dir)
+    all_data = results_views.load_all(m1_pro_dir)
     mac = next(d for d in all_data if d["machine"]["id"] == "apple-m1-pro-16gpu-macos")
     linux = next(d for d in all_data if d["machine"]["id"] == committed_results[0]["machine"]["id"])
     claim_list = claims.load()
@@ -94,7 +95,7 @@ def test_claim_checks_use_a_mac_file_with_no_code_change(m1_pro_dir, committed_r
 
 
 def test_render_shows_the_mac_on_every_generated_page(m1_pro_dir, root):
-    all_data = results.load_all(m1_pro_dir)
+    all_data = results_views.load_all(m1_pro_dir)
     rendered = render.render_all(all_data, claims.load(), results_page.load_reference(), root)
     assert M1_PRO in rendered["machines.md"]
     assert "`results/apple-m1-pro-16gpu-macos.json`" in rendered["machines.md"]
@@ -184,7 +185,7 @@ def test_the_hosted_workflow_measuring_steps_give_a_file_that_validates_and_rend
     assert measure.main(["--results-dir", str(out), *only]) == 0
 
     path = out / "apple-m1-virtual-3cpu-macos-14-github.json"
-    data = results.view(results.read(path))
+    data = results_views.view(results.read(path))
     machine = data["machine"]
     assert machine["description"] == HOSTED
     assert machine["hosted_runner"] == "github" and machine["metal_gpu"] is False
@@ -195,7 +196,7 @@ def test_the_hosted_workflow_measuring_steps_give_a_file_that_validates_and_rend
     # make validate
     assert validate_module.validate(sorted(out.glob("*.json")), root) == []
     # make render
-    all_data = results.load_all(out)
+    all_data = results_views.load_all(out)
     rendered = render.render_all(all_data, claims.load(), results_page.load_reference(), root)
     assert HOSTED in rendered["machines.md"]
     assert names.of(data["machine"]) in rendered["results/measured.md"]

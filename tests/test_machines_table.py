@@ -4,7 +4,7 @@ with how many were unusually noisy (scripts/findings/noisy.py)."""
 
 from __future__ import annotations
 
-from scripts.core import store as results
+from scripts.findings import results_views
 from scripts.findings import noisy
 from scripts.rendering import names, stack_matrix, tables
 
@@ -16,7 +16,7 @@ def row_of(table: str, machine_id: str) -> list[str]:
 
 def test_the_machines_table_counts_every_session_a_file_keeps(committed_files):
     table = tables.machines_table(
-        results.unchecked_views(committed_files), results.stack_views(committed_files)
+        results_views.unchecked_views(committed_files), results_views.stack_views(committed_files)
     )
     assert "| Sessions (all stacks) |" in table
     for data in committed_files:
@@ -37,11 +37,11 @@ def test_a_file_with_other_stacks_counts_them_too(committed_files):
 def test_the_stacks_table_says_how_many_of_each_stacks_sessions_are_unusually_noisy(
     committed_files,
 ):
-    matrix = stack_matrix.matrix(results.stack_views(committed_files))
+    matrix = stack_matrix.matrix(results_views.stack_views(committed_files))
     for data in committed_files:
         row = f"| {names.of(data['machine'])} |"
         line = next(line for line in matrix.splitlines() if line.startswith(row))
-        for stack in results.stacks_in(data):
+        for stack in results_views.stacks_in(data):
             sessions = [s for s in data["sessions"] if s["stack"] == stack]
             marked = len(noisy.unusual_sessions(sessions))
             words = f"{len(sessions)} session{'s' if len(sessions) != 1 else ''}"

@@ -10,6 +10,7 @@ import pytest
 
 from scripts.core import provenance
 from scripts.core import store as results
+from scripts.findings import results_views
 from scripts.measuring import measure
 
 GOOD = """
@@ -85,7 +86,7 @@ def test_good_snippet_is_measured_with_provenance(snippets_dir, tmp_path, capsys
     # --quick captures the printed output only on request (--output).
     status = run_measure(snippets_dir, tmp_path / "out", "--only", "demo/good", "--output")
     assert status == 0
-    data = results.view(results.read(results_file(tmp_path / "out")))
+    data = results_views.view(results.read(results_file(tmp_path / "out")))
     entry = data["entries"]["demo/good:fast"]
     assert entry["stats"]["rounds"] == 3 and entry["stats"]["median_s"] >= 0.001
     assert entry["stats"]["examples_per_run"] == 8
@@ -102,13 +103,13 @@ def test_good_snippet_is_measured_with_provenance(snippets_dir, tmp_path, capsys
 def test_failures_are_named_and_other_results_are_kept(snippets_dir, tmp_path, capsys):
     out_dir = tmp_path / "out"
     assert run_measure(snippets_dir, out_dir, "--only", "demo/good") == 0
-    before = results.view(results.read(results_file(out_dir)))["entries"]["demo/good:fast"]
+    before = results_views.view(results.read(results_file(out_dir)))["entries"]["demo/good:fast"]
     status = run_measure(snippets_dir, out_dir, "--only", "demo/crashing", "--only", "demo/broken")
     assert status == 1
     err = capsys.readouterr().err
     assert "broken.py: import failed: ModuleNotFoundError" in err
     assert "demo/crashing:dies" in err
-    data = results.view(results.read(results_file(out_dir)))
+    data = results_views.view(results.read(results_file(out_dir)))
     assert data["entries"]["demo/good:fast"] == before  # earlier results untouched
     assert "demo/crashing:fine" in data["entries"]  # measured before its sibling crashed
     assert "demo/crashing:dies" not in data["entries"]
@@ -140,7 +141,7 @@ def test_a_variant_removed_from_a_snippet_loses_its_entry(snippets_dir, tmp_path
     good.write_text(good.read_text().replace(', "fast": "sleeps 1 ms"', ""))
     assert run_measure(snippets_dir, out_dir, "--only", "demo/good", "--no-output") == 0
     data = results.read(results_file(out_dir))
-    assert sorted(results.view(data)["entries"]) == ["demo/good:slow"]
+    assert sorted(results_views.view(data)["entries"]) == ["demo/good:slow"]
     assert "demo/good:fast" in data["sessions"][0]["entries"]  # the earlier session keeps it
     assert len(data["sessions"]) == 2
 
@@ -168,7 +169,7 @@ def test_isolated_variants_each_get_a_fresh_process(snippets_dir, tmp_path):
     (snippets_dir / "demo" / "isolated.py").write_text(textwrap.dedent(ISOLATED))
     out_dir = tmp_path / "out"
     assert run_measure(snippets_dir, out_dir, "--only", "demo/isolated", "--no-output") == 0
-    entries = results.view(results.read(results_file(out_dir)))["entries"]
+    entries = results_views.view(results.read(results_file(out_dir)))["entries"]
     assert sorted(entries) == ["demo/isolated:first", "demo/isolated:second"]
     stats = entries["demo/isolated:second"]["stats"]
     assert stats["flops_per_run"] == 2e6
@@ -226,7 +227,7 @@ def test_each_entry_records_the_noise_check(snippets_dir, tmp_path, monkeypatch,
     assert "warning: The load average over the last minute is 9.0 on 2 cores" in (
         capsys.readouterr().err
     )
-    data = results.view(results.read(results_file(tmp_path / "out")))
+    data = results_views.view(results.read(results_file(tmp_path / "out")))
     assert all(e["conditions"] == {"load_1m": 9.0, "cores": 2} for e in data["entries"].values())
 
 
@@ -269,7 +270,7 @@ def test_a_scratch_run_takes_the_id_its_machine_has_in_results(
 def test_variants_are_timed_in_interleaved_rounds(snippets_dir, tmp_path):
     out_dir = tmp_path / "out"
     assert run_measure(snippets_dir, out_dir, "--only", "demo/good", "--no-output") == 0
-    entries = results.view(results.read(results_file(out_dir)))["entries"]
+    entries = results_views.view(results.read(results_file(out_dir)))["entries"]
     slow, fast = entries["demo/good:slow"], entries["demo/good:fast"]
     for entry in (slow, fast):
         assert entry["method"]["schedule"] == "interleaved rounds"
@@ -348,7 +349,7 @@ def test_a_snippet_declared_unable_to_run_on_the_stack_is_skipped_by_name(
     out = capsys.readouterr().out
     reason = "skipped on stack tf216-keras3: stands for a snippet this stack cannot run"
     assert f"demo/skipped: {reason}" in out.split("Summary")[1]  # named in the summary too
-    entries = results.view(results.read(results_file(out_dir)))["entries"]
+    entries = results_views.view(results.read(results_file(out_dir)))["entries"]
     assert "demo/good:fast" in entries and not any(k.startswith("demo/skipped") for k in entries)
     malformed = (
         textwrap.dedent(SKIPPED_HERE)

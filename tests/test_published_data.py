@@ -119,10 +119,11 @@ def test_the_findings_csv_has_a_row_per_claim_evidence_machine_and_stack(committ
     """Issue 34: the findings published as they decide the pages, linked from Results."""
     from scripts.core import claims
     from scripts.core import store as results
+    from scripts.findings import results_views
     from scripts.findings import claim_rows
     from scripts.findings.pairs import Findings
 
-    views = results.stack_views(committed_files)
+    views = results_views.stack_views(committed_files)
     found = claim_rows.rows(claims.load(), Findings(views), views)
     text = published_data.findings_csv_text(claims.load(), views)
     rows = list(csv.DictReader(io.StringIO(text)))

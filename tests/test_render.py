@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 from scripts.core import catalog, claims, pooling, store
-from scripts.findings import noisy
+from scripts.findings import noisy, results_views
 from scripts.rendering import names, render, results_page, tables
 
 
@@ -22,7 +22,7 @@ def test_render_is_deterministic(committed_results, fresh_render):
     files, and leaves the results it was given as they were."""
     data = copy.deepcopy(committed_results)
     files = [store.read(path) for path in sorted(store.RESULTS_DIR.glob("*.json"))]
-    stacks = store.stack_views(files)
+    stacks = results_views.stack_views(files)
     kept = copy.deepcopy(stacks)
     second = render.render_all(
         data, claims.load(), results_page.load_reference(), stack_data=stacks

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 
 from scripts.core import store as results
+from scripts.findings import results_views
 from scripts.rendering import escaping, reproducibility
 
 PUBLISHED = "amd-epyc-2cpu-linux-c396aa.json"
@@ -18,7 +19,7 @@ def header(section: str) -> str:
 
 
 def test_a_later_entry_only_run_a_holds_does_not_change_its_dates(root):
-    data = escaping.escaped_results(results.view(results.read(root / "results" / PUBLISHED)))
+    data = escaping.escaped_results(results_views.view(results.read(root / "results" / PUBLISHED)))
     first, second = (reproducibility.session_run(data, s) for s in data["sessions"][-2:])
     before = reproducibility.reproducibility_section(first, second, [])
     later = copy.deepcopy(first)

@@ -9,6 +9,7 @@ import pytest
 
 from scripts.core import provenance
 from scripts.core import store as results
+from scripts.findings import results_views
 
 
 def test_committed_results_validate(root):
@@ -134,7 +135,7 @@ def test_a_measure_adds_a_session_and_never_replaces_one(tmp_path, good):
     added = data["sessions"][-1]
     assert added["id"] == run["id"] and set(added["entries"]) == {key, other}
     assert added["outputs"]["x/y"]["text"] == "ok" and added["variants"] == 2
-    assert results.view(data)["entries"][key] == new  # the latest session's entry is shown
+    assert results_views.view(data)["entries"][key] == new  # the latest session's entry is shown
 
 
 def test_atomic_write_keeps_the_old_file_when_writing_fails(tmp_path):

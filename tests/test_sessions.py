@@ -10,6 +10,7 @@ import pytest
 
 from scripts.core import software_stack
 from scripts.core import store as results
+from scripts.findings import results_views
 from scripts.findings import calibration as held_back
 from scripts.rendering import calibration_page, escaping
 from scripts.results import add_sessions
@@ -102,13 +103,13 @@ def test_a_variant_the_latest_version_dropped_leaves_the_view_but_not_its_sessio
         {"id": "2099-01-01T00:00:00Z", "stack": last["stack"], "origin": "make measure",
          "entries": later, "outputs": {}, **results.session_counts(later)}
     )  # fmt: skip
-    view = results.view(data)
+    view = results_views.view(data)
     assert key not in view["entries"] and key in data["sessions"][-2]["entries"]
     assert all(view["entries"][k]["snippet_sha256"] == "f" * 64 for k in later)
 
 
 def test_the_calibration_page_shows_what_the_findings_count(committed_files):
-    views = [escaping.escaped_results(v) for v in results.stack_views(committed_files)]
+    views = [escaping.escaped_results(v) for v in results_views.stack_views(committed_files)]
     page = calibration_page.table(views)
     found = held_back.calibrate(views)
     for scheme in held_back.SCHEMES:

@@ -18,6 +18,7 @@ from scripts.core import (
     stack_changes,
 )
 from scripts.core import store as results
+from scripts.findings import results_views
 from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings
 from scripts.rendering import (
@@ -58,7 +59,7 @@ def base(root) -> dict:
 @pytest.fixture(scope="module")
 def evidence(base, root) -> tuple[dict, dict]:
     """A claim and evidence item with an at_least bound that the base file supports."""
-    view = results.unchecked_views([base])[0]
+    view = results_views.unchecked_views([base])[0]
     findings = Findings([view])
     for claim in claims.load():
         for item in claim.get("evidence", []):
@@ -97,10 +98,10 @@ def with_stack(data: dict, variant: str, slower: float, software=NEW_SOFTWARE) -
 
 def rendered(files: list[dict], causes=()) -> dict[str, str]:
     return render.render_all(
-        results.unchecked_views(files),
+        results_views.unchecked_views(files),
         claims.load(),
         results_page.load_reference(),
-        stack_data=results.stack_views(files),
+        stack_data=results_views.stack_views(files),
         causes=list(causes),
     )
 
@@ -121,21 +122,21 @@ def moved_render(moved_file) -> dict[str, str]:
 
 
 def test_another_stacks_sessions_never_enter_the_default_view(base, moved_file):
-    before, after = results.view(base), results.view(moved_file)
+    before, after = results_views.view(base), results_views.view(moved_file)
     assert after["entries"] == before["entries"] and after["sessions"] == before["sessions"]
-    assert results.view(moved_file, stack=measured_stacks.DEFAULT)["entries"] == before["entries"]
-    new = results.view(moved_file, stack=NEW_STACK)
+    assert results_views.view(moved_file, stack=measured_stacks.DEFAULT)["entries"] == before["entries"]
+    new = results_views.view(moved_file, stack=NEW_STACK)
     assert [s["id"] for s in new["sessions"]] == [LATER]
     assert {e["software"]["tensorflow"] for e in new["entries"].values()} == {"2.21.0"}
-    assert results.stacks_in(moved_file) == [measured_stacks.DEFAULT, NEW_STACK]
-    assert [v["stack"] for v in results.stack_views([moved_file])] == results.stacks_in(moved_file)
+    assert results_views.stacks_in(moved_file) == [measured_stacks.DEFAULT, NEW_STACK]
+    assert [v["stack"] for v in results_views.stack_views([moved_file])] == results_views.stacks_in(moved_file)
 
 
 def test_a_file_of_one_other_stack_is_read_as_that_stack_unless_named(base, moved_file):
     only_new = dict(moved_file, sessions=moved_file["sessions"][-1:])
-    assert results.view(only_new)["stack"] == NEW_STACK
-    assert results.view(only_new, stack=measured_stacks.DEFAULT)["entries"] == {}
-    assert results.unchecked_views([only_new])[0]["entries"] == {}  # pages: default only
+    assert results_views.view(only_new)["stack"] == NEW_STACK
+    assert results_views.view(only_new, stack=measured_stacks.DEFAULT)["entries"] == {}
+    assert results_views.unchecked_views([only_new])[0]["entries"] == {}  # pages: default only
 
 
 def test_default_pages_are_unchanged_by_another_stack(base_render, moved_render):
@@ -243,7 +244,7 @@ def test_what_changed_lists_the_move_with_its_cause_or_cause_not_found(
     page = rendered([moved_file], [cause])[stack_changes_page.OUTPUT]
     assert "A changed kernel. ([source](https://github.com/tensorflow/tensorflow/releases/" in page
     other = stack_changes.Cause("C99z", *cause.key[1:], cause.cause, cause.source, cause.tag)
-    views = results.stack_views([moved_file])
+    views = results_views.stack_views([moved_file])
     moves = stack_changes_page.moves(claims.load(), views)
     assert stack_changes_page.stale([cause, other], moves) == [other]
 
@@ -273,7 +274,7 @@ def test_stack_changes_file_needs_a_source_link(tmp_path):
 
 def test_committed_causes_are_for_claims_that_moved(committed_files):
     """A cause whose claim no longer moves between its stacks is stale: remove it."""
-    moves = stack_changes_page.moves(claims.load(), results.stack_views(committed_files))
+    moves = stack_changes_page.moves(claims.load(), results_views.stack_views(committed_files))
     stale = stack_changes_page.stale(stack_changes.load(), moves)
     assert not stale, [f"{c.claim} {c.from_stack}->{c.to_stack}" for c in stale]
 

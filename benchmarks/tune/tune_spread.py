@@ -1,7 +1,7 @@
 """Write data/tune_spread.json: the between-sitting spread of each variance stratum over the
 guide's committed results, which tune widens its intervals by (scripts/tuning/widening.py).
 
-The spread is the one the guide's pages use (scripts/core/store.load_all, pooled by
+The spread is the one the guide's pages use (scripts/findings/results_views.load_all, pooled by
 scripts/core/pooling.spread_of); t is Student's 97.5% quantile at the degrees of freedom the
 pages give a pair with one sitting (pooling.PRIOR_DF at most). A test holds the file equal to
 what the committed results give.
@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import sys
 
-from scripts.core import json_files, pooling, store
+from scripts.core import json_files, pooling
+from scripts.findings import results_views
 from scripts.tuning import widening
 
 
 def spreads() -> dict:
     """{"strata": {id: {tau2, df, groups, t}}} from the committed results; a stratum without
     two sittings of any pair is left out (tune then does not widen that stratum's rows)."""
-    found = store.load_all()[0]["spread"]
+    found = results_views.load_all()[0]["spread"]
     strata = {}
     for name, spread in sorted(found.items()):
         if spread is None:

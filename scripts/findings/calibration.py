@@ -22,7 +22,7 @@ from datetime import datetime
 import numpy as np
 
 from scripts.core import pooling, sittings, stats, variance_strata
-from scripts.core import store as results
+from scripts.findings import results_views
 
 SCHEMES = ("sitting", "forward")
 FILES = "files"  # the stratum shown apart (data/variance_strata.yml)
@@ -167,7 +167,7 @@ def _start(session: dict) -> datetime:
 
 def files_of(views: list[dict]) -> list[dict]:
     """One file per machine (its machine, every stack's sessions in time order) from the
-    views store.stack_views gives."""
+    views results_views.stack_views gives."""
     machines: dict[str, dict] = {}
     for view in views:
         found = machines.setdefault(view["machine"]["id"], {"machine": view["machine"], "by": {}})
@@ -259,7 +259,7 @@ def _before(view, matched, baseline_key, variant_key, point, common) -> list[Che
 
 
 def calibrate(views: list[dict], strata: variance_strata.Strata | None = None) -> Calibration:
-    """Both schemes over every machine and stack of the views (store.stack_views)."""
+    """Both schemes over every machine and stack of the views (results_views.stack_views)."""
     strata = strata or variance_strata.load()
     files = files_of(views)
     checks: list[Check] = []
@@ -276,7 +276,7 @@ def calibrate(views: list[dict], strata: variance_strata.Strata | None = None) -
                 plans.append(("forward", [s for _, g in ordered[:position] for s in g]))
             for scheme, kept in plans:
                 kept_files = [*files[:number], {**file, "sessions": kept}, *files[number + 1 :]]
-                kept_views = results.stack_views([f for f in kept_files if f["sessions"]])
+                kept_views = results_views.stack_views([f for f in kept_files if f["sessions"]])
                 checks += _checks_of(scheme, held, machine, kept_views, strata)
     counted = [
         ViewSittings(

@@ -45,8 +45,8 @@ class Finding:
 
 
 class Findings:
-    """The findings of a set of views (store.stack_views or unchecked_views), each worked out
-    once and kept, keyed by machine, stack and pair."""
+    """The findings of a set of views (results_views.stack_views or unchecked_views), each
+    worked out once and kept, keyed by machine, stack and pair."""
 
     def __init__(self, views: list[dict]):
         self._views = {(v["machine"]["id"], v.get("stack", "")): v for v in views}

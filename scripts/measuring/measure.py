@@ -30,6 +30,7 @@ from scripts.core import (
     stats,
 )
 from scripts.core import store as results
+from scripts.findings import results_views
 from scripts.core.rounds import process_rounds
 from scripts.findings import noisy
 from scripts.measuring import noise_check, versus_guide
@@ -424,9 +425,9 @@ def hold_run_lock() -> object | None:
 def versus_the_guide_on(stack_id: str, path: Path, results_dir: Path = results.RESULTS_DIR) -> str:
     """A quick run's speed-ups beside the guide's machines' on the same stack, never
     another stack's (the guide's files are read for that stack's sessions only)."""
-    every = results.stack_views(results.read(p) for p in sorted(results_dir.glob("*.json")))
+    every = results_views.stack_views(results.read(p) for p in sorted(results_dir.glob("*.json")))
     guide = [v for v in every if v["stack"] == stack_id]
-    mine = results.view(results.read(path), every[0]["spread"] if every else None, stack_id)
+    mine = results_views.view(results.read(path), every[0]["spread"] if every else None, stack_id)
     return f"Stack {stack_id}:\n" + versus_guide.versus_the_guide(mine, guide)
 
 

@@ -109,7 +109,8 @@ def held_back_table(cal: held_back.Calibration) -> list[str]:
 
 
 def table(stack_data: list[dict]) -> str:
-    """The calibration section for a view per (machine, stack) (store.stack_views, escaped)."""
+    """The calibration section for a view per (machine, stack) (results_views.stack_views,
+    escaped)."""
     cal = held_back.calibrate(stack_data)
     if not any(c.scheme in held_back.SCHEMES for c in cal.checks):
         return (

@@ -159,7 +159,7 @@ def page_fragment(
 ) -> str:
     """The claims of one page as admonitions, the legend first.
 
-    stack_data: a view per (machine, stack) (store.stack_views); None: all_data only."""
+    stack_data: a view per (machine, stack) (results_views.stack_views); None: all_data only."""
     views = stack_data if stack_data is not None else all_data
     findings = findings or Findings(views)
     page_claims = [c for c in claims if c["page"] == page]

@@ -43,7 +43,8 @@ UNESCAPED_ENTRY = ("snippet", "variant", "baseline", "snippet_sha256", "snippet_
 
 
 def escaped_results(data: dict) -> dict:
-    """A copy of one results view (store.view) with every free-text string escaped for pages.
+    """A copy of one results view (results_views.view) with every free-text string escaped for
+    pages.
 
     Captured outputs are left as text: the renderer shows them inside `fence`.
     """

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from scripts.core import claims, workload
 from scripts.core import store as results
+from scripts.findings import results_views
 from scripts.core.catalog import ROOT, is_current
 from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings, session_speedup
@@ -164,9 +165,9 @@ def site_files(results_dir: Path = results.RESULTS_DIR) -> dict[str, bytes]:
     # Read as they are (make validate and the tests check them; the site build only
     # publishes), sorted by machine id as the pages are. The CSV is text, never markup.
     parsed = [json.loads(p.read_text()) for p in paths]
-    all_data = results.unchecked_views(parsed)
+    all_data = results_views.unchecked_views(parsed)
     files[f"{SITE_DIR}/{CSV_NAME}"] = csv_text(all_data).encode()
-    stack_data = results.stack_views(parsed)
+    stack_data = results_views.stack_views(parsed)
     files[f"{SITE_DIR}/{FINDINGS_CSV_NAME}"] = findings_csv_text(claims.load(), stack_data).encode()
     files[f"{SITE_DIR}/{SCHEMA_PATH.name}"] = SCHEMA_PATH.read_bytes()
     return files

@@ -19,6 +19,7 @@ from scripts.core import (
     stack_changes,
 )
 from scripts.core import store as results
+from scripts.findings import results_views
 from scripts.core.catalog import ROOT
 from scripts.findings.pairs import Findings
 from scripts.rendering import (
@@ -74,7 +75,7 @@ def render_all(
     """Every generated file, as {path relative to docs/_generated: text}.
 
     all_data: the default stack's view of every file (what the factor pages show);
-    stack_data: a view per (machine, stack) (store.stack_views; default: all_data);
+    stack_data: a view per (machine, stack) (results_views.stack_views; default: all_data);
     causes: data/stack_changes.yml (default: read it).
     Strings from results files are untrusted: pages get them escaped (escaping.escaped_results),
     and charts get them raw, because the SVG writer escapes text itself.
@@ -192,10 +193,10 @@ def render_from_disk() -> dict[str, str]:
     """Render from the committed results, claims and reference files."""
     files = results.read_all()
     return render_all(
-        results.unchecked_views(files),
+        results_views.unchecked_views(files),
         claims.load(),
         results_page.load_reference(),
-        stack_data=results.stack_views(files),
+        stack_data=results_views.stack_views(files),
     )
 
 

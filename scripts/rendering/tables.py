@@ -275,7 +275,7 @@ def session_count_words(sessions: list[dict]) -> str:
 def machines_table(all_data: list[dict], stack_data: list[dict] | None = None) -> str:
     """One row per results file (all_data: a view of each). The Sessions column counts every
     session the file keeps, of every stack: stack_data holds a view per stack
-    (store.stack_views); without it, the sessions of all_data's views are counted."""
+    (results_views.stack_views); without it, the sessions of all_data's views are counted."""
     lines = [
         "| Machine | Described as | OS | Cores | RAM | TensorFlow devices | Sessions (all stacks) "
         "| Results file |",

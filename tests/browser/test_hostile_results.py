@@ -13,6 +13,7 @@ import pytest
 
 from scripts.core import claims
 from scripts.core import store as results
+from scripts.findings import results_views
 from scripts.rendering import render, results_page
 from tests.site_build import build_site, copy_project, keep_only_pages
 
@@ -54,7 +55,7 @@ def hostile_site(browser_available, tmp_path_factory) -> Path:
     stored = [json.loads(path.read_text(encoding="utf-8")) for path in files]
     stored[0] = hostile_copy(stored[0])
     files[0].write_text(json.dumps(stored[0]), encoding="utf-8")
-    all_data = results.unchecked_views(stored)
+    all_data = results_views.unchecked_views(stored)
     rendered = render.render_all(
         all_data, claims.load(copy / "data" / "claims"), results_page.load_reference(), copy
     )
