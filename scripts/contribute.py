@@ -19,9 +19,8 @@ from pathlib import Path
 
 from scripts.core import claims, measured_stacks, outcomes, provenance
 from scripts.core import store as results
-from scripts.findings import results_views
 from scripts.core.catalog import ROOT
-from scripts.findings import claim_rows
+from scripts.findings import claim_rows, results_views
 from scripts.findings.pairs import Findings
 from scripts.measuring import noise_check
 from scripts.rendering import escaping, names, tables

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import ast
 import sys
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 from scripts.core.project_files import ROOT
 from scripts.doctor import zipapp

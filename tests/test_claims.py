@@ -11,8 +11,7 @@ import pytest
 import yaml
 
 from scripts.core import claims, data_formats, outcomes
-from scripts.findings import results_views
-from scripts.findings import claim_rows
+from scripts.findings import claim_rows, results_views
 from scripts.findings.pairs import Findings
 from scripts.rendering import claim_boxes, stack_verdicts
 from scripts.rendering.names import compared

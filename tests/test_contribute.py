@@ -15,8 +15,7 @@ import pytest
 from scripts import contribute
 from scripts.core import claims, outcomes, provenance
 from scripts.core import store as results
-from scripts.findings import results_views
-from scripts.findings import claim_rows
+from scripts.findings import claim_rows, results_views
 from scripts.findings.pairs import Findings
 from tests.mac_samples import (
     PMSET_BATT_AC,

@@ -11,8 +11,7 @@ import yaml
 
 from scripts.core import catalog, outcomes, pooling, sittings, variance_strata
 from scripts.core import store as results
-from scripts.findings import results_views
-from scripts.findings import across_machines
+from scripts.findings import across_machines, results_views
 from scripts.findings.pairs import Finding
 from scripts.rendering import names
 

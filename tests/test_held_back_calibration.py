@@ -7,8 +7,7 @@ import copy
 
 import pytest
 
-from scripts.findings import results_views
-from scripts.findings import calibration
+from scripts.findings import calibration, results_views
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +40,9 @@ def slower_variants(session: dict, factor: float, new_id: str) -> dict:
 
 
 def calibrated(machine: dict, sessions: list[dict]) -> calibration.Calibration:
-    return calibration.calibrate(results_views.stack_views([{"machine": machine, "sessions": sessions}]))
+    return calibration.calibrate(
+        results_views.stack_views([{"machine": machine, "sessions": sessions}])
+    )
 
 
 def test_a_held_back_sitting_takes_every_session_of_it_out_of_the_fit(donor):

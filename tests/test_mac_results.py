@@ -15,8 +15,7 @@ import pytest
 
 from scripts.core import catalog, claims, provenance, software_stack
 from scripts.core import store as results
-from scripts.findings import results_views
-from scripts.findings import claim_rows
+from scripts.findings import claim_rows, results_views
 from scripts.findings.pairs import Findings
 from scripts.measuring import measure
 from scripts.rendering import claim_boxes, names, render, results_page, tables

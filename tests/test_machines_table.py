@@ -4,8 +4,7 @@ with how many were unusually noisy (scripts/findings/noisy.py)."""
 
 from __future__ import annotations
 
-from scripts.findings import results_views
-from scripts.findings import noisy
+from scripts.findings import noisy, results_views
 from scripts.rendering import names, stack_matrix, tables
 
 

@@ -118,9 +118,7 @@ def test_the_built_site_serves_the_data(built_site, root, committed_results):
 def test_the_findings_csv_has_a_row_per_claim_evidence_machine_and_stack(committed_files):
     """Issue 34: the findings published as they decide the pages, linked from Results."""
     from scripts.core import claims
-    from scripts.core import store as results
-    from scripts.findings import results_views
-    from scripts.findings import claim_rows
+    from scripts.findings import claim_rows, results_views
     from scripts.findings.pairs import Findings
 
     views = results_views.stack_views(committed_files)

@@ -10,8 +10,8 @@ import pytest
 
 from scripts.core import software_stack
 from scripts.core import store as results
-from scripts.findings import results_views
 from scripts.findings import calibration as held_back
+from scripts.findings import results_views
 from scripts.rendering import calibration_page, escaping
 from scripts.results import add_sessions
 

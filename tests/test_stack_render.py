@@ -18,8 +18,7 @@ from scripts.core import (
     stack_changes,
 )
 from scripts.core import store as results
-from scripts.findings import results_views
-from scripts.findings import claim_rows
+from scripts.findings import claim_rows, results_views
 from scripts.findings.pairs import Findings
 from scripts.rendering import (
     names,
@@ -124,12 +123,14 @@ def moved_render(moved_file) -> dict[str, str]:
 def test_another_stacks_sessions_never_enter_the_default_view(base, moved_file):
     before, after = results_views.view(base), results_views.view(moved_file)
     assert after["entries"] == before["entries"] and after["sessions"] == before["sessions"]
-    assert results_views.view(moved_file, stack=measured_stacks.DEFAULT)["entries"] == before["entries"]
+    default = results_views.view(moved_file, stack=measured_stacks.DEFAULT)
+    assert default["entries"] == before["entries"]
     new = results_views.view(moved_file, stack=NEW_STACK)
     assert [s["id"] for s in new["sessions"]] == [LATER]
     assert {e["software"]["tensorflow"] for e in new["entries"].values()} == {"2.21.0"}
-    assert results_views.stacks_in(moved_file) == [measured_stacks.DEFAULT, NEW_STACK]
-    assert [v["stack"] for v in results_views.stack_views([moved_file])] == results_views.stacks_in(moved_file)
+    stacks = results_views.stacks_in(moved_file)
+    assert stacks == [measured_stacks.DEFAULT, NEW_STACK]
+    assert [v["stack"] for v in results_views.stack_views([moved_file])] == stacks
 
 
 def test_a_file_of_one_other_stack_is_read_as_that_stack_unless_named(base, moved_file):

@@ -137,4 +137,3 @@ def identify(tf: str, metal: str | None, keras: str, data: dict | None = None) -
 def is_warned(recipe: dict) -> bool:
     """Whether the doctor warns about this recipe (its `advice` in the data file)."""
     return recipe["advice"] == "warn"
-

@@ -30,9 +30,8 @@ from scripts.core import (
     stats,
 )
 from scripts.core import store as results
-from scripts.findings import results_views
 from scripts.core.rounds import process_rounds
-from scripts.findings import noisy
+from scripts.findings import noisy, results_views
 from scripts.measuring import noise_check, versus_guide
 from scripts.measuring.messages import ChildReport, ChildRequest, Output
 

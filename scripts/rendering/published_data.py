@@ -15,9 +15,8 @@ from pathlib import Path
 
 from scripts.core import claims, workload
 from scripts.core import store as results
-from scripts.findings import results_views
 from scripts.core.catalog import ROOT, is_current
-from scripts.findings import claim_rows
+from scripts.findings import claim_rows, results_views
 from scripts.findings.pairs import Findings, session_speedup
 from scripts.rendering import names
 

@@ -19,8 +19,8 @@ from scripts.core import (
     stack_changes,
 )
 from scripts.core import store as results
-from scripts.findings import results_views
 from scripts.core.catalog import ROOT
+from scripts.findings import results_views
 from scripts.findings.pairs import Findings
 from scripts.rendering import (
     batch_fit,

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from scripts.core import claims
-from scripts.core import store as results
 from scripts.findings import results_views
 from scripts.rendering import render, results_page
 from tests.site_build import build_site, copy_project, keep_only_pages
