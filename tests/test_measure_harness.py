@@ -10,7 +10,7 @@ import pytest
 
 from scripts.core import provenance
 from scripts.core import store as results
-from scripts.measuring import measure
+from scripts.measuring import measure, run_lock
 
 GOOD = """
     import time
@@ -207,7 +207,7 @@ def test_another_machine_with_the_same_id_gets_a_suffixed_file(snippets_dir, tmp
 
 @pytest.mark.end_to_end
 def test_a_second_run_is_refused_while_one_holds_the_machine(snippets_dir, tmp_path, capsys):
-    first = measure.hold_run_lock()
+    first = run_lock.hold_run_lock()
     assert first is not None
     try:
         assert run_measure(snippets_dir, tmp_path / "out", "--only", "demo/good") == 2

@@ -9,7 +9,6 @@ interrupted run loses nothing measured.
 from __future__ import annotations
 
 import argparse
-import fcntl
 import json
 import os
 import statistics
@@ -32,7 +31,7 @@ from scripts.core import (
 from scripts.core import store as results
 from scripts.core.rounds import process_rounds
 from scripts.findings import comparison, noisy
-from scripts.measuring import noise_check
+from scripts.measuring import noise_check, run_lock
 from scripts.measuring.messages import ChildReport, ChildRequest, Output
 
 QUICK_RESULTS_DIR = catalog.ROOT / "build" / "quick-results"
@@ -389,38 +388,6 @@ def format_row(key: str, stats: dict) -> str:
     )
 
 
-# One measuring run at a time on this machine: a second would load the cores being timed.
-def run_lock_path() -> Path:
-    """Machine-wide, so a run into a scratch --results-dir counts too ($MEASURE_LOCK moves it)."""
-    default = Path(tempfile.gettempdir()) / "tf-guide-measure.lock"
-    return Path(os.environ.get("MEASURE_LOCK") or default)
-
-
-def hold_run_lock() -> object | None:
-    """The open lock file while this run holds the machine, or None if another run does."""
-    path = run_lock_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle = open(path, "a+")  # held open (and locked) for the whole run
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.seek(0)
-        holder = handle.read().strip() or "unknown"
-        handle.close()
-        print(
-            f"error: another measuring run (process {holder}) is using this machine "
-            f"({path}); wait for it to finish, since two runs would slow each other's "
-            "timings. Nothing was measured.",
-            file=sys.stderr,
-        )
-        return None
-    handle.seek(0)
-    handle.truncate()
-    handle.write(str(os.getpid()))
-    handle.flush()
-    return handle
-
-
 def versus_the_guide_on(stack_id: str, path: Path, results_dir: Path = results.RESULTS_DIR) -> str:
     """A quick run's speed-ups beside the guide's machines' on the same stack, never
     another stack's (the guide's files are read for that stack's sessions only)."""
@@ -484,7 +451,7 @@ def start_run(args: argparse.Namespace) -> Run:
         software = stack_probe.probe(args.stack)  # what the stack's environment really loads
     except measured_stacks.StackError as error:
         raise Refused(f"error: {error}\nNothing was measured.") from error
-    lock = hold_run_lock()
+    lock = run_lock.hold_run_lock()
     if lock is None:
         raise Refused("")  # hold_run_lock said why
     results_dir = args.results_dir or (QUICK_RESULTS_DIR if args.quick else results.RESULTS_DIR)
