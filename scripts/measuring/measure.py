@@ -30,8 +30,7 @@ from scripts.core import (
 )
 from scripts.core import store as results
 from scripts.core.rounds import process_rounds
-from scripts.findings import comparison, noisy
-from scripts.measuring import noise_check, run_lock
+from scripts.measuring import noise_check, run_lock, run_summary
 from scripts.measuring.messages import ChildReport, ChildRequest, Output
 
 QUICK_RESULTS_DIR = catalog.ROOT / "build" / "quick-results"
@@ -351,52 +350,6 @@ def store_speedups(entries: dict[str, dict]) -> None:
             entry["speedup"] = {"vs": entry["baseline"], "point": point, "low": low, "high": high}
 
 
-def noise_words(data: dict, session_id: str) -> str:
-    """How many of this run's variants were noisier than they usually are on this machine and
-    stack (scripts/findings/noisy.py), and whether that makes the session unusual."""
-    session = next((s for s in data["sessions"] if s["id"] == session_id), None)
-    if session is None:
-        return "This run added no session (nothing was measured)."
-    same_stack = [s for s in data["sessions"] if s["stack"] == session["stack"]]
-    found = noisy.session_noise(same_stack, session_id)
-    if not found.judged:
-        return (
-            f"Session {session_id}: {session['noisy_variants']} of {session['variants']} "
-            "variants spread over 10% (IQR/median). No earlier session of this machine and "
-            "stack says whether that is usual for them."
-        )
-    words = (
-        f"Session {session_id}: {len(found.noisier)} of {found.judged} variants noisier than "
-        f"usual (IQR/median over {noisy.FACTOR:g} times their median in this machine's other "
-        f"sessions, and over {noisy.FLOOR:.0%})."
-    )
-    if found.unusual:
-        words += (
-            " More than half: an unusual session. It is kept and counted; a quieter machine "
-            "gives narrower intervals."
-        )
-    return words
-
-
-def format_row(key: str, stats: dict) -> str:
-    noisy = "  NOISY" if stats["noisy"] else ""
-    rate = stats.get("throughput_per_s")
-    rate_text = f"{rate:12.0f}/s" if rate else " " * 14
-    return (
-        f"{key:48s} {stats['median_s'] * 1e3:10.2f} ms  "
-        f"IQR/median {stats['iqr_over_median'] * 100:5.1f}%{rate_text}{noisy}"
-    )
-
-
-def versus_the_guide_on(stack_id: str, path: Path, results_dir: Path = results.RESULTS_DIR) -> str:
-    """A quick run's speed-ups beside the guide's machines' on the same stack, never
-    another stack's (the guide's files are read for that stack's sessions only)."""
-    every = results.stack_views(results.read(p) for p in sorted(results_dir.glob("*.json")))
-    guide = [v for v in every if v["stack"] == stack_id]
-    mine = results.view(results.read(path), every[0]["spread"] if every else None, stack_id)
-    return f"Stack {stack_id}:\n" + comparison.versus_the_guide(mine, guide)
-
-
 class Refused(Exception):
     """A run that cannot start; the message says why (empty when already said), exit status 2."""
 
@@ -501,7 +454,7 @@ def entries_of(run: Run, snippet: catalog.Snippet, report: ChildReport, chosen, 
             continue
         entries[key] = make_entry(snippet, variant, report, run.method, run.software, run.git, date)
         entries[key]["conditions"] = run.conditions
-        run.summary.append(format_row(key, outcome["stats"]))
+        run.summary.append(run_summary.format_row(key, outcome["stats"]))
         print("    " + run.summary[-1], flush=True)
     store_speedups(entries)
     return entries
@@ -566,9 +519,9 @@ def report_run(run: Run, plan: Plan, minutes: float) -> int:
             f"  {snippet.name}: skipped on stack {run.args.stack.id}: {plan.skipped[snippet.name]}"
         )
     if run.path.exists():
-        print(noise_words(results.read(run.path), run.session["id"]))
+        print(run_summary.noise_words(results.read(run.path), run.session["id"]))
     if run.args.quick and plan.quick_choice and run.path.exists():
-        print("\n" + versus_the_guide_on(run.args.stack.id, run.path))
+        print("\n" + run_summary.versus_the_guide_on(run.args.stack.id, run.path))
     if not run.failures:
         return 0
     print(f"\n{len(run.failures)} failure(s); the other results were kept:", file=sys.stderr)
