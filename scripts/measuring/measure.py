@@ -9,12 +9,8 @@ interrupted run loses nothing measured.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,8 +26,8 @@ from scripts.core import (
 )
 from scripts.core import store as results
 from scripts.core.rounds import process_rounds
-from scripts.measuring import noise_check, results_entries, run_lock, run_summary
-from scripts.measuring.messages import ChildReport, ChildRequest, Output
+from scripts.measuring import children, noise_check, results_entries, run_lock, run_summary
+from scripts.measuring.messages import ChildReport, Output
 
 QUICK_RESULTS_DIR = catalog.ROOT / "build" / "quick-results"
 
@@ -102,49 +98,6 @@ def method_for(args: argparse.Namespace) -> dict:
     }  # fmt: skip
 
 
-def child_env(stack: measured_stacks.Stack | None = None) -> dict:
-    """The children's environment: the project on PYTHONPATH, and the stack's own
-    TF_USE_LEGACY_KERAS where a stack is given."""
-    env = dict(os.environ, PYTHONPATH=str(catalog.ROOT), TF_CPP_MIN_LOG_LEVEL="2")
-    env.setdefault("PYTHONHASHSEED", "0")
-    return stack.environ(env) if stack else env
-
-
-def child_python(stack: measured_stacks.Stack | None = None) -> str:
-    return str(stack.interpreter()) if stack else sys.executable
-
-
-def run_child(
-    snippet: catalog.Snippet,
-    method: dict,
-    timeout: float,
-    snippets_dir: Path,
-    variants: list[str] | None = None,
-    stack: measured_stacks.Stack | None = None,
-) -> ChildReport:
-    """Measure one snippet (or some of its variants) in a child process, with the stack's
-    Python where one is given; return its report."""
-    request = ChildRequest.of(snippet.name, method, variants)
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "report.json"
-        command = [child_python(stack), "-m", "scripts.measuring.measure_child",
-                   *request.argv(out, snippets_dir)]  # fmt: skip
-        try:
-            done = subprocess.run(
-                command, cwd=catalog.ROOT, env=child_env(stack), timeout=timeout,
-                stdout=subprocess.PIPE, stderr=None, text=True, check=False,
-            )  # fmt: skip
-            problem = (
-                None if done.returncode == 0 else f"child exited with status {done.returncode}"
-            )
-        except subprocess.TimeoutExpired:
-            problem = f"timed out after {timeout:.0f} s"
-        report: ChildReport = json.loads(out.read_text()) if out.exists() else {"variants": {}}
-    if problem and not report.get("error"):
-        report["error"] = f"{snippet.relpath}: {problem}"
-    return report
-
-
 def claim_variants(snippet: catalog.Snippet, claim_list: list[dict]) -> list[str]:
     """The variants this snippet's claim evidence compares (both sides), in no set order."""
     names = set()
@@ -172,7 +125,9 @@ def measure_snippet(
     """
     found = catalog.constants(snippet.path)
     if not found.get("ISOLATE_VARIANTS") or not isinstance(found.get("VARIANTS"), dict):
-        report = run_child(snippet, method, args.timeout, args.snippets_dir, variants, args.stack)
+        report = children.run_child(
+            snippet, method, args.timeout, args.snippets_dir, variants, args.stack
+        )
         report["schedule"] = {**report.get("schedule", {}), "kind": "interleaved rounds"}
         return rerun_after_crash(snippet, report, method, args, variants)
     chosen = [v for v in found["VARIANTS"] if not variants or v in variants]
@@ -233,7 +188,7 @@ def alternating_processes(
         print(f"  process round {number + 1}/{rounds}: {', '.join(order)}", file=sys.stderr)
 
     def run_one(variant: str, position: int) -> bool:
-        report = run_child(
+        report = children.run_child(
             snippet, child_method, args.timeout, args.snippets_dir, [variant], args.stack
         )
         for key in ("devices", "variant_labels", "variant_order", "baseline", "references"):
@@ -275,22 +230,6 @@ def joined_stats(pieces: list[dict]) -> dict:
     if first.get("flops_per_run"):
         stats.add_flops(joined, first["flops_per_run"])
     return joined
-
-
-def capture_output(
-    snippet: catalog.Snippet, size: str, timeout: float, stack: measured_stacks.Stack | None = None
-) -> Output:
-    """Run the snippet as a reader would (`python snippet.py SIZE`) and keep what it prints."""
-    try:
-        done = subprocess.run(
-            [child_python(stack), str(snippet.path), size], cwd=catalog.ROOT, env=child_env(stack),
-            capture_output=True, text=True, timeout=timeout, check=False,
-        )  # fmt: skip
-    except subprocess.TimeoutExpired:
-        return {"error": f"timed out after {timeout:.0f} s"}
-    if done.returncode != 0:
-        return {"error": f"exited with status {done.returncode}: {done.stderr[-2000:]}"}
-    return {"text": done.stdout, "size": size}
 
 
 class Refused(Exception):
@@ -412,7 +351,7 @@ def output_of(run: Run, snippet: catalog.Snippet, report: ChildReport, date) -> 
         return None
     if run.args.no_output:
         return None
-    output = capture_output(snippet, run.method["size"], run.args.timeout, run.args.stack)
+    output = children.capture_output(snippet, run.method["size"], run.args.timeout, run.args.stack)
     if "error" in output:
         run.failures.append(f"{snippet.relpath} (run directly): {output['error']}")
         return None
