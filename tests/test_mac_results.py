@@ -17,7 +17,7 @@ from scripts.core import catalog, claims, provenance, software_stack
 from scripts.core import store as results
 from scripts.findings import claim_rows
 from scripts.findings.pairs import Findings
-from scripts.measuring import children, measure
+from scripts.measuring import children, measure, variant_processes
 from scripts.rendering import claim_boxes, names, render, results_page, tables
 from scripts.results import validate as validate_module
 from tests.mac_samples import hosted_runner_mac, m1_pro_with_metal
@@ -169,7 +169,7 @@ def test_the_hosted_workflow_measuring_steps_give_a_file_that_validates_and_rend
         provenance, "git_state", lambda root, probe=None: {"commit": "0" * 40, "dirty": False}
     )
     monkeypatch.setattr(
-        measure,
+        variant_processes,
         "measure_snippet",
         lambda snippet, method, args, variants=None: copy.deepcopy(reports[snippet.name]),
     )

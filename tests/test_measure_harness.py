@@ -10,7 +10,7 @@ import pytest
 
 from scripts.core import provenance
 from scripts.core import store as results
-from scripts.measuring import measure, run_lock
+from scripts.measuring import measure, run_lock, variant_processes
 
 GOOD = """
     import time
@@ -310,7 +310,7 @@ def test_isolated_variants_alternate_fresh_processes(snippets_dir, tmp_path, mon
     }  # fmt: skip
     args = measure.parse_args(["--snippets-dir", str(snippets_dir)])
     snippet = next(s for s in measure.catalog.select(["demo/isolated"], snippets_dir))
-    report = measure.measure_snippet(snippet, method, args)
+    report = variant_processes.measure_snippet(snippet, method, args)
     started = [line.split() for line in log.read_text().splitlines()]
     assert len({pid for _, pid in started}) == 4  # 2 variants x 2 process rounds, all fresh
     assert sorted(v for v, _ in started[:2]) == ["one", "two"]  # both ran before round 2
