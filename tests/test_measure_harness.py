@@ -8,9 +8,9 @@ import textwrap
 
 import pytest
 
-from scripts.core import provenance
+from scripts.core import catalog, provenance
 from scripts.core import store as results
-from scripts.measuring import measure, run_lock, variant_processes
+from scripts.measuring import arguments, measure, run_lock, variant_processes
 
 GOOD = """
     import time
@@ -308,8 +308,8 @@ def test_isolated_variants_alternate_fresh_processes(snippets_dir, tmp_path, mon
         "size": "small", "warmup": 1, "min_rounds": 2, "max_rounds": 4, "budget_s": 0.0,
         "process_rounds": 2,
     }  # fmt: skip
-    args = measure.parse_args(["--snippets-dir", str(snippets_dir)])
-    snippet = next(s for s in measure.catalog.select(["demo/isolated"], snippets_dir))
+    args = arguments.parse_args(["--snippets-dir", str(snippets_dir)])
+    snippet = next(s for s in catalog.select(["demo/isolated"], snippets_dir))
     report = variant_processes.measure_snippet(snippet, method, args)
     started = [line.split() for line in log.read_text().splitlines()]
     assert len({pid for _, pid in started}) == 4  # 2 variants x 2 process rounds, all fresh

@@ -24,6 +24,7 @@ from scripts.core import (
 )
 from scripts.core import store as results
 from scripts.measuring import (
+    arguments,
     children,
     noise_check,
     results_entries,
@@ -34,72 +35,6 @@ from scripts.measuring import (
 from scripts.measuring.messages import ChildReport, Output
 
 QUICK_RESULTS_DIR = catalog.ROOT / "build" / "quick-results"
-
-
-def stack_argument(text: str) -> measured_stacks.Stack:
-    try:
-        return measured_stacks.by_id(text)
-    except measured_stacks.StackError as error:
-        raise argparse.ArgumentTypeError(str(error)) from error
-
-
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m scripts.measure", description=__doc__)
-    parser.add_argument(
-        "--only",
-        action="append",
-        metavar="SNIPPET",
-        help="measure only this snippet or topic (repeatable), e.g. input_pipeline/feeding",
-    )
-    parser.add_argument(
-        "--quick",
-        action="store_true",
-        help="small sizes and 3 rounds, written to build/quick-results/ (a pipeline check, "
-        "not numbers to publish)",
-    )
-    parser.add_argument(
-        "--stack",
-        type=stack_argument,
-        default=measured_stacks.DEFAULT,
-        help="the software stack to measure on (data/measured_stacks.yml; default %(default)s); "
-        "its snippets run with that stack's Python and TF_USE_LEGACY_KERAS",
-    )
-    parser.add_argument("--results-dir", type=Path, help="where results/<machine-id>.json goes")
-    parser.add_argument("--list", action="store_true", help="list the measurable snippets")
-    parser.add_argument(
-        "--snippets-dir", type=Path, default=catalog.SNIPPETS_DIR, help=argparse.SUPPRESS
-    )
-    parser.add_argument("--timeout", type=float, default=1800, help="seconds per snippet")
-    parser.add_argument(
-        "--allow-dirty",
-        action="store_true",
-        help="write into results/ although the measured code has uncommitted changes",
-    )
-    parser.add_argument(
-        "--no-output", action="store_true", help="do not capture the snippets' own printed output"
-    )
-    parser.add_argument(
-        "--output", action="store_true", help="with --quick: capture the printed output too"
-    )
-    return parser.parse_args(argv)
-
-
-def method_for(args: argparse.Namespace) -> dict:
-    """How long to time: sizes, warm-ups, rounds, the budget per variant, and for snippets
-    whose variants each need a fresh process, how many processes each variant gets in turn."""
-    if args.quick:
-        return {
-            "size": "small", "warmup": 1, "min_rounds": 3, "max_rounds": 3, "budget_s": 0.0,
-            "process_rounds": 1,
-        }  # fmt: skip
-    # Half the timed budget of the first design (8 s, up to 30 rounds): what moves a long-run
-    # speed-up is the next sitting, not more rounds in this one, so a shorter sitting that can
-    # be repeated on another boot or day narrows the intervals more for the same machine time
-    # (stats review 2026-11-28, section 4.3). The minimum of 7 rounds stays.
-    return {
-        "size": "full", "warmup": 2, "min_rounds": 7, "max_rounds": 15, "budget_s": 4.0,
-        "process_rounds": 3,
-    }  # fmt: skip
 
 
 def claim_variants(snippet: catalog.Snippet, claim_list: list[dict]) -> list[str]:
@@ -196,7 +131,9 @@ def start_run(args: argparse.Namespace) -> Run:
     conditions = noise_check.snapshot()
     for warning in noise_check.warnings(conditions):
         print(f"warning: {warning}", file=sys.stderr)
-    return Run(args, method_for(args), software, machine, git, path, session, conditions, lock)
+    return Run(
+        args, arguments.method_for(args), software, machine, git, path, session, conditions, lock
+    )
 
 
 DIRTY = (
@@ -298,7 +235,7 @@ def report_run(run: Run, plan: Plan, minutes: float) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Plan the run, start it, measure every snippet into the session, then report."""
-    args = parse_args(argv)
+    args = arguments.parse_args(argv, description=__doc__)
     try:
         plan = plan_run(args)
         if args.list:
