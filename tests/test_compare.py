@@ -91,7 +91,7 @@ def test_a_quick_run_is_compared_with_the_guides_figures_of_its_own_stack(tmp_pa
     import shutil
 
     from scripts.core import store
-    from scripts.measuring import measure
+    from scripts.measuring import run_summary
 
     first = root / "results" / "amd-epyc-2cpu-linux.json"
     second = root / "results" / "intel-xeon-2cpu-linux.json"
@@ -107,7 +107,7 @@ def test_a_quick_run_is_compared_with_the_guides_figures_of_its_own_stack(tmp_pa
         return next(line for line in text.splitlines() if line.startswith("| Claim |"))
 
     amd, intel = (store.read(path)["machine"]["description"] for path in (first, second))
-    keras3 = measure.versus_the_guide_on("tf216-keras3", tmp_path / first.name, tmp_path)
+    keras3 = run_summary.versus_the_guide_on("tf216-keras3", tmp_path / first.name, tmp_path)
     assert keras3.startswith("Stack tf216-keras3:") and intel not in columns(keras3)
-    newest = measure.versus_the_guide_on("tf221-keras3", tmp_path / second.name, tmp_path)
+    newest = run_summary.versus_the_guide_on("tf221-keras3", tmp_path / second.name, tmp_path)
     assert newest.startswith("Stack tf221-keras3:") and amd not in columns(newest)

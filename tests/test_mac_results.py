@@ -17,7 +17,7 @@ from scripts.core import catalog, claims, provenance, software_stack
 from scripts.core import store as results
 from scripts.findings import claim_rows, results_views
 from scripts.findings.pairs import Findings
-from scripts.measuring import measure
+from scripts.measuring import children, measure, variant_processes
 from scripts.rendering import claim_boxes, names, render, results_page, tables
 from scripts.results import validate as validate_module
 from tests.mac_samples import hosted_runner_mac, m1_pro_with_metal
@@ -169,11 +169,11 @@ def test_the_hosted_workflow_measuring_steps_give_a_file_that_validates_and_rend
         provenance, "git_state", lambda root, probe=None: {"commit": "0" * 40, "dirty": False}
     )
     monkeypatch.setattr(
-        measure,
+        variant_processes,
         "measure_snippet",
         lambda snippet, method, args, variants=None: copy.deepcopy(reports[snippet.name]),
     )
-    monkeypatch.setattr(measure, "capture_output", capture_output)
+    monkeypatch.setattr(children, "capture_output", capture_output)
     monkeypatch.setenv("MEASURE_LOCK", str(tmp_path / "measure.lock"))
     out = tmp_path / "results"
     for data in committed_results:  # the checkout's results/ holds the Linux files

@@ -8,10 +8,10 @@ import textwrap
 
 import pytest
 
-from scripts.core import provenance
+from scripts.core import catalog, provenance
 from scripts.core import store as results
 from scripts.findings import results_views
-from scripts.measuring import measure
+from scripts.measuring import arguments, measure, run_lock, variant_processes
 
 GOOD = """
     import time
@@ -208,7 +208,7 @@ def test_another_machine_with_the_same_id_gets_a_suffixed_file(snippets_dir, tmp
 
 @pytest.mark.end_to_end
 def test_a_second_run_is_refused_while_one_holds_the_machine(snippets_dir, tmp_path, capsys):
-    first = measure.hold_run_lock()
+    first = run_lock.hold_run_lock()
     assert first is not None
     try:
         assert run_measure(snippets_dir, tmp_path / "out", "--only", "demo/good") == 2
@@ -309,9 +309,9 @@ def test_isolated_variants_alternate_fresh_processes(snippets_dir, tmp_path, mon
         "size": "small", "warmup": 1, "min_rounds": 2, "max_rounds": 4, "budget_s": 0.0,
         "process_rounds": 2,
     }  # fmt: skip
-    args = measure.parse_args(["--snippets-dir", str(snippets_dir)])
-    snippet = next(s for s in measure.catalog.select(["demo/isolated"], snippets_dir))
-    report = measure.measure_snippet(snippet, method, args)
+    args = arguments.parse_args(["--snippets-dir", str(snippets_dir)])
+    snippet = next(s for s in catalog.select(["demo/isolated"], snippets_dir))
+    report = variant_processes.measure_snippet(snippet, method, args)
     started = [line.split() for line in log.read_text().splitlines()]
     assert len({pid for _, pid in started}) == 4  # 2 variants x 2 process rounds, all fresh
     assert sorted(v for v, _ in started[:2]) == ["one", "two"]  # both ran before round 2

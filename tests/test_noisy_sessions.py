@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from scripts.findings import noisy
-from scripts.measuring import measure
+from scripts.measuring import run_summary
 
 
 def session(session_id: str, spreads: dict[str, float], stack: str = "tf216-keras3") -> dict:
@@ -44,12 +44,12 @@ def test_the_usual_spread_leaves_the_judged_session_out():
 
 def test_measure_says_what_was_noisier_than_usual_and_when_it_cannot_say():
     first = session("2026-01-01T00:00:00Z", {"wide": 0.2, "tight": 0.03})
-    alone = measure.noise_words({"sessions": [first]}, first["id"])
+    alone = run_summary.noise_words({"sessions": [first]}, first["id"])
     assert "1 of 2 variants spread over 10%" in alone and "No earlier session" in alone
     again = session("2026-01-02T00:00:00Z", {"wide": 0.2, "tight": 0.2})
-    words = measure.noise_words({"sessions": [first, again]}, again["id"])
+    words = run_summary.noise_words({"sessions": [first, again]}, again["id"])
     assert "1 of 2 variants noisier than usual" in words and "unusual session" not in words
     other_stack = session("2026-01-03T00:00:00Z", {"wide": 0.2}, stack="tf221-keras3")
-    assert "No earlier session" in measure.noise_words(
+    assert "No earlier session" in run_summary.noise_words(
         {"sessions": [first, other_stack]}, other_stack["id"]
     )

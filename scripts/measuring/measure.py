@@ -9,13 +9,7 @@ interrupted run loses nothing measured.
 from __future__ import annotations
 
 import argparse
-import fcntl
-import json
-import os
-import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,124 +21,20 @@ from scripts.core import (
     provenance,
     software_stack,
     stack_probe,
-    stats,
 )
 from scripts.core import store as results
-from scripts.core.rounds import process_rounds
-from scripts.findings import noisy, results_views
-from scripts.measuring import noise_check, versus_guide
-from scripts.measuring.messages import ChildReport, ChildRequest, Output
+from scripts.measuring import (
+    arguments,
+    children,
+    noise_check,
+    results_entries,
+    run_lock,
+    run_summary,
+    variant_processes,
+)
+from scripts.measuring.messages import ChildReport, Output
 
 QUICK_RESULTS_DIR = catalog.ROOT / "build" / "quick-results"
-
-
-def stack_argument(text: str) -> measured_stacks.Stack:
-    try:
-        return measured_stacks.by_id(text)
-    except measured_stacks.StackError as error:
-        raise argparse.ArgumentTypeError(str(error)) from error
-
-
-def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m scripts.measure", description=__doc__)
-    parser.add_argument(
-        "--only",
-        action="append",
-        metavar="SNIPPET",
-        help="measure only this snippet or topic (repeatable), e.g. input_pipeline/feeding",
-    )
-    parser.add_argument(
-        "--quick",
-        action="store_true",
-        help="small sizes and 3 rounds, written to build/quick-results/ (a pipeline check, "
-        "not numbers to publish)",
-    )
-    parser.add_argument(
-        "--stack",
-        type=stack_argument,
-        default=measured_stacks.DEFAULT,
-        help="the software stack to measure on (data/measured_stacks.yml; default %(default)s); "
-        "its snippets run with that stack's Python and TF_USE_LEGACY_KERAS",
-    )
-    parser.add_argument("--results-dir", type=Path, help="where results/<machine-id>.json goes")
-    parser.add_argument("--list", action="store_true", help="list the measurable snippets")
-    parser.add_argument(
-        "--snippets-dir", type=Path, default=catalog.SNIPPETS_DIR, help=argparse.SUPPRESS
-    )
-    parser.add_argument("--timeout", type=float, default=1800, help="seconds per snippet")
-    parser.add_argument(
-        "--allow-dirty",
-        action="store_true",
-        help="write into results/ although the measured code has uncommitted changes",
-    )
-    parser.add_argument(
-        "--no-output", action="store_true", help="do not capture the snippets' own printed output"
-    )
-    parser.add_argument(
-        "--output", action="store_true", help="with --quick: capture the printed output too"
-    )
-    return parser.parse_args(argv)
-
-
-def method_for(args: argparse.Namespace) -> dict:
-    """How long to time: sizes, warm-ups, rounds, the budget per variant, and for snippets
-    whose variants each need a fresh process, how many processes each variant gets in turn."""
-    if args.quick:
-        return {
-            "size": "small", "warmup": 1, "min_rounds": 3, "max_rounds": 3, "budget_s": 0.0,
-            "process_rounds": 1,
-        }  # fmt: skip
-    # Half the timed budget of the first design (8 s, up to 30 rounds): what moves a long-run
-    # speed-up is the next sitting, not more rounds in this one, so a shorter sitting that can
-    # be repeated on another boot or day narrows the intervals more for the same machine time
-    # (stats review 2026-11-28, section 4.3). The minimum of 7 rounds stays.
-    return {
-        "size": "full", "warmup": 2, "min_rounds": 7, "max_rounds": 15, "budget_s": 4.0,
-        "process_rounds": 3,
-    }  # fmt: skip
-
-
-def child_env(stack: measured_stacks.Stack | None = None) -> dict:
-    """The children's environment: the project on PYTHONPATH, and the stack's own
-    TF_USE_LEGACY_KERAS where a stack is given."""
-    env = dict(os.environ, PYTHONPATH=str(catalog.ROOT), TF_CPP_MIN_LOG_LEVEL="2")
-    env.setdefault("PYTHONHASHSEED", "0")
-    return stack.environ(env) if stack else env
-
-
-def child_python(stack: measured_stacks.Stack | None = None) -> str:
-    return str(stack.interpreter()) if stack else sys.executable
-
-
-def run_child(
-    snippet: catalog.Snippet,
-    method: dict,
-    timeout: float,
-    snippets_dir: Path,
-    variants: list[str] | None = None,
-    stack: measured_stacks.Stack | None = None,
-) -> ChildReport:
-    """Measure one snippet (or some of its variants) in a child process, with the stack's
-    Python where one is given; return its report."""
-    request = ChildRequest.of(snippet.name, method, variants)
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / "report.json"
-        command = [child_python(stack), "-m", "scripts.measuring.measure_child",
-                   *request.argv(out, snippets_dir)]  # fmt: skip
-        try:
-            done = subprocess.run(
-                command, cwd=catalog.ROOT, env=child_env(stack), timeout=timeout,
-                stdout=subprocess.PIPE, stderr=None, text=True, check=False,
-            )  # fmt: skip
-            problem = (
-                None if done.returncode == 0 else f"child exited with status {done.returncode}"
-            )
-        except subprocess.TimeoutExpired:
-            problem = f"timed out after {timeout:.0f} s"
-        report: ChildReport = json.loads(out.read_text()) if out.exists() else {"variants": {}}
-    if problem and not report.get("error"):
-        report["error"] = f"{snippet.relpath}: {problem}"
-    return report
 
 
 def claim_variants(snippet: catalog.Snippet, claim_list: list[dict]) -> list[str]:
@@ -157,277 +47,6 @@ def claim_variants(snippet: catalog.Snippet, claim_list: list[dict]) -> list[str
                 if entry_snippet == snippet.name:
                     names.add(variant)
     return sorted(names)
-
-
-def measure_snippet(
-    snippet: catalog.Snippet,
-    method: dict,
-    args: argparse.Namespace,
-    variants: list[str] | None = None,
-) -> ChildReport:
-    """One child for the snippet (its variants interleaved in rounds), or, when it sets
-    ISOLATE_VARIANTS = True, alternating processes; only the named variants when given
-    (measure-quick: the claims' pairs).
-
-    Isolation is for settings that only take effect before TensorFlow's runtime starts
-    (thread pools, visible devices): each variant then gets fresh processes.
-    """
-    found = catalog.constants(snippet.path)
-    if not found.get("ISOLATE_VARIANTS") or not isinstance(found.get("VARIANTS"), dict):
-        report = run_child(snippet, method, args.timeout, args.snippets_dir, variants, args.stack)
-        report["schedule"] = {**report.get("schedule", {}), "kind": "interleaved rounds"}
-        return rerun_after_crash(snippet, report, method, args, variants)
-    chosen = [v for v in found["VARIANTS"] if not variants or v in variants]
-    return alternating_processes(snippet, chosen, method, args)
-
-
-def rerun_after_crash(
-    snippet: catalog.Snippet,
-    report: ChildReport,
-    method: dict,
-    args: argparse.Namespace,
-    variants: list[str] | None,
-) -> ChildReport:
-    """When the child died before it had measured its variants (one of them took the
-    process down), measure those again, each in its own processes, so the one that crashes
-    fails alone and the others are still measured."""
-    order = report.get("variant_order")
-    if not report.get("error") or not order:
-        return report  # finished, or the snippet did not even load
-    missing = [v for v in order if (not variants or v in variants) and v not in report["variants"]]
-    if not missing:
-        return report
-    print(f"  {report['error']}; measuring {', '.join(missing)} one process each", file=sys.stderr)
-    again = alternating_processes(snippet, missing, method, args)
-    for variant, outcome in again["variants"].items():  # each says how it was measured
-        report["variants"][variant] = {**outcome, "schedule": again["schedule"], "isolated": True}
-    report["error"] = None
-    return report
-
-
-def alternating_processes(
-    snippet: catalog.Snippet, chosen: list[str], method: dict, args: argparse.Namespace
-) -> ChildReport:
-    """Each variant in its own processes, in process rounds: one process per variant per
-    round, the order shuffled per round (seeded), each process warming up and then timing
-    its share of the runs. A variant's rounds are its timed runs in process-round order.
-    """
-    rounds = method.get("process_rounds", 1)
-    # Every variant gets the same number of runs per process (the full run's round cap split
-    # over the process rounds), so their timings pair round by round.
-    per_process = max(1, -(-method["max_rounds"] // rounds))
-    child_method = {**method, "min_rounds": per_process, "max_rounds": per_process}
-    merged: ChildReport = {
-        "variants": {},
-        "error": None,
-        "isolated": True,
-        "schedule": {
-            "kind": "alternating processes",
-            "order_seed": method.get("order_seed", 0),
-            "run_started": provenance.utc_now(),
-            "process_rounds": rounds,
-            "runs_per_process": per_process,
-        },
-    }
-    parts: dict[str, list[dict]] = {v: [] for v in chosen}
-
-    def announce(number: int, order: list[str]) -> None:
-        print(f"  process round {number + 1}/{rounds}: {', '.join(order)}", file=sys.stderr)
-
-    def run_one(variant: str, position: int) -> bool:
-        report = run_child(
-            snippet, child_method, args.timeout, args.snippets_dir, [variant], args.stack
-        )
-        for key in ("devices", "variant_labels", "variant_order", "baseline", "references"):
-            if key in report:
-                merged[key] = report[key]
-        outcome = report.get("variants", {}).get(variant)
-        if outcome is None:
-            outcome = {"error": report.get("error") or "not measured (child stopped)"}
-        if "error" in outcome:  # it drops out of the rounds that follow
-            merged["variants"][variant] = outcome
-            parts.pop(variant, None)
-            return False
-        parts[variant].append({**outcome["stats"], "position": position})
-        return True
-
-    process_rounds(chosen, rounds, method.get("order_seed", 0), run_one, announce)
-    for variant, pieces in parts.items():
-        if pieces:
-            merged["variants"][variant] = {"stats": joined_stats(pieces)}
-    if "variant_order" not in merged:  # no child could even load the snippet
-        merged["error"] = next(iter(merged["variants"].values()), {}).get("error")
-    return merged
-
-
-def joined_stats(pieces: list[dict]) -> dict:
-    """One variant's statistics from the processes it ran in (process-round order)."""
-    times = [t for piece in pieces for t in piece["times_s"]]
-    positions = [piece["position"] for piece in pieces for _ in piece["times_s"]]
-    first = pieces[0]
-    joined = stats.summarize(times, first.get("examples_per_run"))
-    joined["round_positions"] = positions
-    calls = [p["first_call_s"] for p in pieces if p.get("first_call_s") is not None]
-    if calls:  # a first call per fresh process; the median of them stands for the variant
-        joined["first_calls_s"] = calls
-        joined["first_call_s"] = statistics.median(calls)
-    peaks = [p["peak_rss_bytes"] for p in pieces if p.get("peak_rss_bytes")]
-    if peaks:
-        joined["peak_rss_bytes"] = max(peaks)
-    if first.get("flops_per_run"):
-        stats.add_flops(joined, first["flops_per_run"])
-    return joined
-
-
-def capture_output(
-    snippet: catalog.Snippet, size: str, timeout: float, stack: measured_stacks.Stack | None = None
-) -> Output:
-    """Run the snippet as a reader would (`python snippet.py SIZE`) and keep what it prints."""
-    try:
-        done = subprocess.run(
-            [child_python(stack), str(snippet.path), size], cwd=catalog.ROOT, env=child_env(stack),
-            capture_output=True, text=True, timeout=timeout, check=False,
-        )  # fmt: skip
-    except subprocess.TimeoutExpired:
-        return {"error": f"timed out after {timeout:.0f} s"}
-    if done.returncode != 0:
-        return {"error": f"exited with status {done.returncode}: {done.stderr[-2000:]}"}
-    return {"text": done.stdout, "size": size}
-
-
-def make_entry(snippet, variant, report: ChildReport, method, software, git, date) -> dict:
-    outcome = report["variants"][variant]  # a variant measured again says how, else its report
-    source = {key: outcome.get(key, report.get(key)) for key in ("schedule", "isolated")}
-    return {
-        "snippet": snippet.name,
-        "snippet_path": snippet.relpath,
-        "snippet_sha256": provenance.file_sha256(snippet.path),
-        "variant": variant,
-        "order": report["variant_order"].index(variant),
-        "label": report["variant_labels"][variant],
-        "baseline": report["baseline"],
-        "reference": variant in report.get("references", ()),
-        "size": method["size"],
-        "date": date,
-        "commit": git["commit"],
-        "dirty": git["dirty"],
-        "software": software,
-        "method": {
-            **{k: v for k, v in method.items() if k != "process_rounds"},
-            **schedule_fields(source),
-            "timer": "time.perf_counter",
-            "process": "one child per variant"
-            if source.get("isolated")
-            else "one child per snippet",
-        },
-        "stats": outcome["stats"],
-    }
-
-
-def schedule_fields(report: ChildReport) -> dict:
-    """The interleaving a report was measured with, as an entry's method records it."""
-    schedule = report.get("schedule") or {}
-    if not schedule.get("run_started"):
-        return {}  # no schedule reported: nothing to pair its timings by
-    fields = {
-        "schedule": schedule.get("kind", "interleaved rounds"),
-        "order_seed": schedule.get("order_seed", 0),
-        "run_started": schedule.get("run_started"),
-    }
-    for key in ("process_rounds", "runs_per_process"):
-        if key in schedule:
-            fields[key] = schedule[key]
-    return fields
-
-
-def store_speedups(entries: dict[str, dict]) -> None:
-    """Give every entry measured against its snippet's baseline this run's speed-up and the
-    95% interval of this session's timings alone (stats.baseline_speedup), which
-    scripts/results/validate.py checks against them. The tables show something else: the
-    findings stage's speed-up pooled over sittings, with its long-run interval
-    (scripts/findings/pairs.py)."""
-    for entry in entries.values():
-        point, low, high = stats.baseline_speedup(entries, entry) or (None, None, None)
-        if low is not None:
-            entry["speedup"] = {"vs": entry["baseline"], "point": point, "low": low, "high": high}
-
-
-def noise_words(data: dict, session_id: str) -> str:
-    """How many of this run's variants were noisier than they usually are on this machine and
-    stack (scripts/findings/noisy.py), and whether that makes the session unusual."""
-    session = next((s for s in data["sessions"] if s["id"] == session_id), None)
-    if session is None:
-        return "This run added no session (nothing was measured)."
-    same_stack = [s for s in data["sessions"] if s["stack"] == session["stack"]]
-    found = noisy.session_noise(same_stack, session_id)
-    if not found.judged:
-        return (
-            f"Session {session_id}: {session['noisy_variants']} of {session['variants']} "
-            "variants spread over 10% (IQR/median). No earlier session of this machine and "
-            "stack says whether that is usual for them."
-        )
-    words = (
-        f"Session {session_id}: {len(found.noisier)} of {found.judged} variants noisier than "
-        f"usual (IQR/median over {noisy.FACTOR:g} times their median in this machine's other "
-        f"sessions, and over {noisy.FLOOR:.0%})."
-    )
-    if found.unusual:
-        words += (
-            " More than half: an unusual session. It is kept and counted; a quieter machine "
-            "gives narrower intervals."
-        )
-    return words
-
-
-def format_row(key: str, stats: dict) -> str:
-    noisy = "  NOISY" if stats["noisy"] else ""
-    rate = stats.get("throughput_per_s")
-    rate_text = f"{rate:12.0f}/s" if rate else " " * 14
-    return (
-        f"{key:48s} {stats['median_s'] * 1e3:10.2f} ms  "
-        f"IQR/median {stats['iqr_over_median'] * 100:5.1f}%{rate_text}{noisy}"
-    )
-
-
-# One measuring run at a time on this machine: a second would load the cores being timed.
-def run_lock_path() -> Path:
-    """Machine-wide, so a run into a scratch --results-dir counts too ($MEASURE_LOCK moves it)."""
-    default = Path(tempfile.gettempdir()) / "tf-guide-measure.lock"
-    return Path(os.environ.get("MEASURE_LOCK") or default)
-
-
-def hold_run_lock() -> object | None:
-    """The open lock file while this run holds the machine, or None if another run does."""
-    path = run_lock_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle = open(path, "a+")  # held open (and locked) for the whole run
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.seek(0)
-        holder = handle.read().strip() or "unknown"
-        handle.close()
-        print(
-            f"error: another measuring run (process {holder}) is using this machine "
-            f"({path}); wait for it to finish, since two runs would slow each other's "
-            "timings. Nothing was measured.",
-            file=sys.stderr,
-        )
-        return None
-    handle.seek(0)
-    handle.truncate()
-    handle.write(str(os.getpid()))
-    handle.flush()
-    return handle
-
-
-def versus_the_guide_on(stack_id: str, path: Path, results_dir: Path = results.RESULTS_DIR) -> str:
-    """A quick run's speed-ups beside the guide's machines' on the same stack, never
-    another stack's (the guide's files are read for that stack's sessions only)."""
-    every = results_views.stack_views(results.read(p) for p in sorted(results_dir.glob("*.json")))
-    guide = [v for v in every if v["stack"] == stack_id]
-    mine = results_views.view(results.read(path), every[0]["spread"] if every else None, stack_id)
-    return f"Stack {stack_id}:\n" + versus_guide.versus_the_guide(mine, guide)
 
 
 class Refused(Exception):
@@ -484,7 +103,7 @@ def start_run(args: argparse.Namespace) -> Run:
         software = stack_probe.probe(args.stack)  # what the stack's environment really loads
     except measured_stacks.StackError as error:
         raise Refused(f"error: {error}\nNothing was measured.") from error
-    lock = hold_run_lock()
+    lock = run_lock.hold_run_lock()
     if lock is None:
         raise Refused("")  # hold_run_lock said why
     results_dir = args.results_dir or (QUICK_RESULTS_DIR if args.quick else results.RESULTS_DIR)
@@ -512,7 +131,9 @@ def start_run(args: argparse.Namespace) -> Run:
     conditions = noise_check.snapshot()
     for warning in noise_check.warnings(conditions):
         print(f"warning: {warning}", file=sys.stderr)
-    return Run(args, method_for(args), software, machine, git, path, session, conditions, lock)
+    return Run(
+        args, arguments.method_for(args), software, machine, git, path, session, conditions, lock
+    )
 
 
 DIRTY = (
@@ -532,11 +153,13 @@ def entries_of(run: Run, snippet: catalog.Snippet, report: ChildReport, chosen, 
         if "error" in outcome:
             run.failures.append(f"{key}: {outcome['error']}")
             continue
-        entries[key] = make_entry(snippet, variant, report, run.method, run.software, run.git, date)
+        entries[key] = results_entries.make_entry(
+            snippet, variant, report, run.method, run.software, run.git, date
+        )
         entries[key]["conditions"] = run.conditions
-        run.summary.append(format_row(key, outcome["stats"]))
+        run.summary.append(run_summary.format_row(key, outcome["stats"]))
         print("    " + run.summary[-1], flush=True)
-    store_speedups(entries)
+    results_entries.store_speedups(entries)
     return entries
 
 
@@ -547,7 +170,7 @@ def output_of(run: Run, snippet: catalog.Snippet, report: ChildReport, date) -> 
         return None
     if run.args.no_output:
         return None
-    output = capture_output(snippet, run.method["size"], run.args.timeout, run.args.stack)
+    output = children.capture_output(snippet, run.method["size"], run.args.timeout, run.args.stack)
     if "error" in output:
         run.failures.append(f"{snippet.relpath} (run directly): {output['error']}")
         return None
@@ -557,7 +180,7 @@ def output_of(run: Run, snippet: catalog.Snippet, report: ChildReport, date) -> 
 
 def measure_into_file(run: Run, snippet: catalog.Snippet, chosen: list[str] | None) -> bool:
     """Measure one snippet and add it to the run's session; False when writing failed."""
-    report = measure_snippet(snippet, run.method, run.args, chosen)
+    report = variant_processes.measure_snippet(snippet, run.method, run.args, chosen)
     if report.get("devices"):  # a Mac's description says whether the Metal GPU was used
         provenance.set_devices(run.machine, report["devices"])
     date = provenance.utc_now()
@@ -599,9 +222,9 @@ def report_run(run: Run, plan: Plan, minutes: float) -> int:
             f"  {snippet.name}: skipped on stack {run.args.stack.id}: {plan.skipped[snippet.name]}"
         )
     if run.path.exists():
-        print(noise_words(results.read(run.path), run.session["id"]))
+        print(run_summary.noise_words(results.read(run.path), run.session["id"]))
     if run.args.quick and plan.quick_choice and run.path.exists():
-        print("\n" + versus_the_guide_on(run.args.stack.id, run.path))
+        print("\n" + run_summary.versus_the_guide_on(run.args.stack.id, run.path))
     if not run.failures:
         return 0
     print(f"\n{len(run.failures)} failure(s); the other results were kept:", file=sys.stderr)
@@ -612,7 +235,7 @@ def report_run(run: Run, plan: Plan, minutes: float) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Plan the run, start it, measure every snippet into the session, then report."""
-    args = parse_args(argv)
+    args = arguments.parse_args(argv, description=__doc__)
     try:
         plan = plan_run(args)
         if args.list:
