@@ -63,7 +63,6 @@ MEMBERS = (
     "scripts/tuning/tracing.py",
     "scripts/tuning/widening.py",
     "scripts/core/outcomes.py",
-    "scripts/core/plain_text.py",
     "scripts/core/rounds.py",
     "scripts/core/stats.py",
     "scripts/core/json_files.py",
