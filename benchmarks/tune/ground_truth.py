@@ -38,12 +38,13 @@ from pathlib import Path
 from benchmarks.tune import (
     committed_run,
     machine_share,
+    truth_child,
     truth_page,
     truth_rules,
     truth_runs,
     truth_sets,
 )
-from scripts.core import outcomes, plain_text, project_files, rounds, stats
+from scripts.core import outcomes, plain_text, project_files, rounds, stats, typed_json
 from scripts.tuning import analysis, experiments, runner
 
 MODELS = project_files.ROOT / "tests" / "tune_models"
@@ -108,7 +109,7 @@ def direction(low: float, high: float) -> str:
     return outcomes.direction(low, high)
 
 
-def run_truth_child(case: Case, arm: str, runs: int) -> dict:
+def run_truth_child(case: Case, arm: str, runs: int) -> truth_child.ArmReport:
     with tempfile.TemporaryDirectory(prefix="truth-") as tmp:
         out = Path(tmp) / "arm.json"
         command = [
@@ -122,7 +123,10 @@ def run_truth_child(case: Case, arm: str, runs: int) -> dict:
         )
         if done.returncode != 0:
             raise RuntimeError(f"{case.file} {arm}: {done.stderr.strip()[-500:]}")
-        return json.loads(out.read_text(encoding="utf-8"))
+        try:
+            return truth_child.read_report(out, arm)
+        except typed_json.MessageError as error:  # fails the case, as a failed process does
+            raise RuntimeError(f"{case.file} {arm}: {error}") from None
 
 
 def truth(case: Case, process_rounds: int, say: Callable[[str], None]) -> dict:
