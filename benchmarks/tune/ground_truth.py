@@ -24,7 +24,6 @@ Usage: python -m benchmarks.tune.ground_truth --sitting [--set design|validation
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -44,7 +43,15 @@ from benchmarks.tune import (
     truth_runs,
     truth_sets,
 )
-from scripts.core import outcomes, plain_text, project_files, rounds, stats, typed_json
+from scripts.core import (
+    data_formats,
+    outcomes,
+    plain_text,
+    project_files,
+    rounds,
+    stats,
+    typed_json,
+)
 from scripts.tuning import analysis, experiments, runner
 
 MODELS = project_files.ROOT / "tests" / "tune_models"
@@ -305,8 +312,9 @@ def case_of(entry: dict) -> Case:
 
 
 def load(path: Path = RUN_JSON) -> dict:
-    """The committed run, its fields checked before any reaches the page."""
-    found = json.loads(path.read_text(encoding="utf-8"))
+    """The committed run, held to its format (data/tune_ground_truth.schema.json), then its
+    numbers, verdicts and cases checked, before any reaches the page."""
+    found = data_formats.read(path, "tune_ground_truth")
     numbers, texts = [], []
     for entry in [*found["cases"], *(e for c in found["cases"] for e in c.get("earlier", []))]:
         texts += [entry["name"], entry["file"], entry["experiment"], entry["arm"]]

@@ -1,10 +1,12 @@
 """Every data format of the project is defined once, by a JSON Schema under data/.
 
 FORMATS maps each data file (a path or a glob, relative to the repository) to its schema,
-data/<name>.schema.json. `check` holds parsed data to its schema and raises FormatError naming
-the file, the field and what was expected; the loaders call it, then add only what a schema
-cannot say (one field against another, one file against another). A test lists every file in
-data/ and fails on one that FORMATS does not name or whose schema is missing.
+data/<name>.schema.json; a schema may refer to the $defs of another under data/ (whose $id is
+its file name), and `validator` embeds that one in it. `check` holds parsed data to its schema
+and raises FormatError naming the file, the field and what was expected; the loaders call it,
+then add only what a schema cannot say (one field against another, one file against another).
+A test lists every file in data/, results/ and the benchmarks' committed runs, and fails on one
+that FORMATS does not name or whose schema is missing.
 
 Not for tf-doctor.pyz: it imports jsonschema. The stdlib modules the archive ships
 (compatibility, mac_recipes, stack_match) read files that a test holds to their schema here.
@@ -42,6 +44,12 @@ FORMATS = {
     "data/symptoms.yml": "symptoms",
     "data/tune_spread.json": "tune_spread",
     "data/variance_strata.yml": "variance_strata",
+    # tune's committed benchmark runs (benchmarks/tune/), read back by their loaders
+    "docs/_generated/tune/batch_plateau.json": "tune_batch_plateau",
+    "docs/_generated/tune/ground_truth.json": "tune_ground_truth",
+    "docs/_generated/tune/overhead.json": "tune_overhead",
+    "docs/_generated/tune/truth_runs.json": "tune_truth_runs",
+    "docs/_generated/tune/validation.json": "tune_validation",
 }
 
 WORDS = {"integer": "a whole number", "number": "a finite number", "string": "text",
