@@ -19,9 +19,11 @@ new process; one child process per variant where fork is unsafe, on macOS), then
 runs as it is, except that its runs of itself are made in a fork where that is as fresh as a
 new process (tests/forked_program.py says when); the report lists each with how it ran.
 
-REPORT receives JSON: the VARIANTS and BASELINE the module defines, the checked run() calls
-per variant, the variants checked directly, and what make_workload says of an unknown variant.
-A failed check raises, so the process exits non-zero with the traceback on stderr.
+REPORT receives JSON (Report, typed below; tests/test_snippets.py reads it with read_report,
+which names the file and the field of anything amiss): the VARIANTS and BASELINE the module
+defines, the checked run() calls per variant, the variants checked directly, and what
+make_workload says of an unknown variant. A failed check raises, so the process exits non-zero
+with the traceback on stderr.
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ import subprocess
 import sys
 import types
 from pathlib import Path
+from typing import Literal, TypedDict
 
+from scripts.core import typed_json
 from scripts.core.rounds import force
 from tests.autograph_rules import tf_keras_autograph
 from tests.forked_program import children_forked, fork_is_safe, run_in_fork
@@ -46,6 +50,35 @@ CONTRACT_ONLY_ON_DEFAULT = "SNIPPET_CHECK_PROGRAM_ONLY"
 
 class CheckFailed(AssertionError):
     """A snippet that does not give the harness what it needs; the message names it."""
+
+
+class ProgramRun(TypedDict):
+    """One run an ISOLATE_VARIANTS program made of itself: its arguments, and whether it ran
+    in a fork or in a new process, and then why (tests/forked_program.py)."""
+
+    args: list[str]
+    how: Literal["fork", "new process"]
+    why: str | None
+
+
+class Report(TypedDict):
+    """What one check of a snippet reports (REPORT)."""
+
+    variants: dict[str, str]  # VARIANTS: name -> description
+    baseline: str  # BASELINE
+    unknown_variant_error: str  # what make_workload("no_such_variant") raised
+    isolated: bool  # ISOLATE_VARIANTS
+    forked_checks: bool  # its variants checked in forks (the default stack only)
+    calls: dict[str, int]  # checked run() calls per variant (not for isolated snippets)
+    checked_directly: list[str]  # variants the program never built through make_workload
+    children: list[ProgramRun]
+    autograph: str  # the AutoGraph rules the run used (tests/autograph_rules.py)
+
+
+def read_report(path: Path) -> Report:
+    """The report at path, held to Report; else typed_json.MessageError naming the file, the
+    field and what was expected."""
+    return typed_json.read(path, Report, "snippet_check's report")
 
 
 def is_main_guard(node: ast.stmt) -> bool:
@@ -150,7 +183,7 @@ def module_without_main(path: Path, module_name: str) -> tuple[dict, list[ast.st
     return module.__dict__, main_blocks
 
 
-def check_program(path: Path, size: str) -> dict:
+def check_program(path: Path, size: str) -> Report:
     """Run the snippet as `python path size` would, its workloads checked; returns the report."""
     name = path.with_suffix("").relative_to(path.parents[1]).as_posix()
     autograph = tf_keras_autograph()

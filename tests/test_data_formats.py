@@ -5,6 +5,7 @@ is refused with a message naming the file and the field."""
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 from pathlib import Path
 
@@ -17,11 +18,31 @@ from scripts.core import data_formats, store
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def benchmark_loaders() -> dict[Path, object]:
+    """The committed runs benchmarks/tune/ reads (each module's *_JSON path), and the module
+    whose load() reads each."""
+    found = {}
+    for module_file in sorted((ROOT / "benchmarks" / "tune").glob("*.py")):
+        module = importlib.import_module(f"benchmarks.tune.{module_file.stem}")
+        found |= {value: module for name, value in vars(module).items() if name.endswith("_JSON")}
+    return found
+
+
+def benchmark_runs() -> list[Path]:
+    return sorted(benchmark_loaders())
+
+
 def data_files() -> list[Path]:
-    """Every data file the project keeps: data/ (schemas aside) and results/."""
+    """Every data file the project keeps: data/ (schemas aside), results/ and the benchmarks'
+    committed runs."""
     found = [p for p in sorted((ROOT / "data").rglob("*")) if p.is_file()]
     found = [p for p in found if not p.name.endswith(".schema.json")]
-    return found + sorted((ROOT / "results").glob("*.json"))
+    return found + sorted((ROOT / "results").glob("*.json")) + benchmark_runs()
+
+
+def parts_of(name: str) -> set[str]:
+    """The schemas a format's schema refers to (their $defs embedded in it), by file name."""
+    return set(data_formats.embedded(json.loads(data_formats.schema_path(name).read_text("utf-8"))))
 
 
 def parsed(path: Path) -> object:
@@ -37,6 +58,7 @@ def test_every_data_file_has_a_format_whose_schema_is_under_data():
         assert schema.is_file(), f"format {name!r} has no schema at {schema.relative_to(ROOT)}"
         jsonschema.Draft202012Validator.check_schema(json.loads(schema.read_text("utf-8")))
     used = {data_formats.schema_path(name).name for name in data_formats.FORMATS.values()}
+    used |= {part for name in data_formats.FORMATS.values() for part in parts_of(name)}
     unused = {p.name for p in (ROOT / "data").glob("*.schema.json")} - used
     assert not unused, f"schemas no format uses: {sorted(unused)}"
     named = {data_formats.format_of(p) for p in data_files()}
@@ -50,6 +72,12 @@ def test_every_committed_data_file_holds_its_format(path):
 
 def first(data: dict, key: str) -> dict:
     return data[key][0]
+
+
+TUNE = "docs/_generated/tune"  # tune's committed benchmark runs
+OVERHEAD, PLATEAU = f"{TUNE}/overhead.json", f"{TUNE}/batch_plateau.json"
+VALIDATION, GROUND_TRUTH = f"{TUNE}/validation.json", f"{TUNE}/ground_truth.json"
+TRUTH_RUNS = f"{TUNE}/truth_runs.json"
 
 
 # (file, what a hostile copy changes, what the refusal must say after the file's name)
@@ -193,6 +221,91 @@ HOSTILE = {
         lambda d: d.update(sessions=[]),
         "sessions: expected at least 1 item(s), got 0",
     ),
+    "tune overhead: a row without its ratio": (
+        OVERHEAD,
+        lambda d: first(d, "rows").pop("ratio"),
+        "rows[0]: missing field(s) ratio",
+    ),
+    "tune overhead: rounds as text": (
+        OVERHEAD,
+        lambda d: first(d, "rows").update(rounds="400"),
+        "rows[0].rounds: expected a whole number, got '400'",
+    ),
+    "tune overhead: no rows": (
+        OVERHEAD,
+        lambda d: d.update(rows=[]),
+        "rows: expected at least 1 item(s), got 0",
+    ),
+    "tune batch plateau: a measured batch without its median": (
+        PLATEAU,
+        lambda d: first(d, "rows").pop("median_s"),
+        "rows[0]: missing field(s) median_s",
+    ),
+    "tune batch plateau: the chosen batch as text": (
+        PLATEAU,
+        lambda d: d.update(chosen="65536"),
+        "chosen: expected a whole number or null, got '65536'",
+    ),
+    "tune batch plateau: no rows": (
+        PLATEAU,
+        lambda d: d.update(rows=[]),
+        "rows: expected at least 1 item(s), got 0",
+    ),
+    "tune validation: a variant without its rows": (
+        VALIDATION,
+        lambda d: first(d, "cases")["slow"].pop("rows"),
+        "cases[0].slow: missing field(s) rows",
+    ),
+    "tune validation: interrupted as text": (
+        VALIDATION,
+        lambda d: first(d, "cases")["better"].update(interrupted="no"),
+        "cases[0].better.interrupted: expected true or false, got 'no'",
+    ),
+    "tune validation: a case that ran no experiment": (
+        VALIDATION,
+        lambda d: first(d, "cases").update(only=[]),
+        "cases[0].only: expected at least 1 item(s), got 0",
+    ),
+    "tune ground truth: a case without what was planted": (
+        GROUND_TRUTH,
+        lambda d: first(d, "cases").pop("planted"),
+        "cases[0]: missing field(s) planted",
+    ),
+    "tune ground truth: a machine without its description": (
+        GROUND_TRUTH,
+        lambda d: d["machine"].pop("description"),
+        "machine: missing field(s) description",
+    ),
+    "tune ground truth: recommended as text": (
+        GROUND_TRUTH,
+        lambda d: first(d, "cases")["tune"][0]["rows"][0].update(recommended="yes"),
+        "cases[0].tune[0].rows[0].recommended: expected true or false, got 'yes'",
+    ),
+    "tune ground truth: a truth with no times": (
+        GROUND_TRUTH,
+        lambda d: first(d, "cases")["truth"]["per_sample_s"].update(arm=[]),
+        "cases[0].truth.per_sample_s.arm: expected at least 1 item(s), got 0",
+    ),
+    "tune ground truth: an unknown field beside the run's provenance": (
+        GROUND_TRUTH,
+        lambda d: d.update(note="x"),
+        "the top level: unknown field(s) 'note'",
+    ),
+    "tune truth runs: a run without its sitting": (
+        TRUTH_RUNS,
+        lambda d: d["cases"]["truth_cached.py"][0].pop("sitting"),
+        "cases.truth_cached.py[0]: missing field(s) sitting",
+    ),
+    "tune truth runs: a time as text": (
+        TRUTH_RUNS,
+        lambda d: d["cases"]["truth_cached.py"][0]["truth"]["rounds"][0].__setitem__(1, "0.5"),
+        "cases.truth_cached.py[0].truth.rounds[0][1]: expected a finite number, got '0.5'",
+    ),
+    "tune truth runs: a case with no runs": (
+        TRUTH_RUNS,
+        lambda d: d["cases"].update({"truth_cached.py": []}),
+        "cases.truth_cached.py: expected at least 1 item(s), got 0",
+    ),
 }
 
 
@@ -211,6 +324,29 @@ def test_a_hostile_file_is_refused_naming_the_file_and_the_field(case):
         data_formats.check(data, path)
     assert str(refused.value).startswith(f"{path.name}: "), refused.value
     assert expected in str(refused.value), refused.value
+
+
+@pytest.mark.parametrize("path", benchmark_runs(), ids=lambda p: p.name)
+def test_each_benchmark_loader_holds_its_committed_run_to_its_format(path, tmp_path):
+    """The module's load() reads through its format: a copy without the format's first
+    required field is refused, naming the file and the field, before any rule of its own."""
+    name = data_formats.format_of(path)
+    field = data_formats.bundled(name)["required"][0]
+    data = parsed(path)
+    data.pop(field)
+    copied = tmp_path / path.name
+    copied.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(data_formats.FormatError) as refused:
+        benchmark_loaders()[path].load(copied)
+    assert str(refused.value).startswith(f"{path.name}: the top level: missing field(s) {field}")
+
+
+def test_the_designs_the_tune_runs_format_allows_are_tunes_own():
+    """tune_run_parts.schema.json names runner.DESIGNS again: the two may not drift apart."""
+    from scripts.tuning import runner
+
+    parts = json.loads(data_formats.schema_path("tune_run_parts").read_text("utf-8"))
+    assert tuple(parts["$defs"]["tune_run"]["properties"]["design"]["enum"]) == runner.DESIGNS
 
 
 def test_a_results_file_with_no_session_is_refused_when_read(tmp_path):

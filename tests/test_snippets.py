@@ -3,7 +3,6 @@ harness what it needs; a snippet that cannot run on a stack is skipped there by 
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -84,7 +83,7 @@ def leaves_tf_keras_unconverted(snippet, stack: measured_stacks.Stack) -> bool:
     return stack.legacy_keras and snippet.name != ON_TENSORFLOWS_AUTOGRAPH_RULES
 
 
-def run_as_program(snippet, stack, server, tmp_path) -> tuple[str, dict]:
+def run_as_program(snippet, stack, server, tmp_path) -> tuple[str, snippet_check.Report]:
     """One run of `python <snippet> small` with the stack's Python and TF_USE_LEGACY_KERAS,
     every workload it builds checked as the harness uses it (tests/snippet_check.py): its
     printed output and the check's report."""
@@ -96,7 +95,7 @@ def run_as_program(snippet, stack, server, tmp_path) -> tuple[str, dict]:
         extra[autograph_rules.TF_KERAS_UNCONVERTED] = "1"
     done = server.run([str(report), str(snippet.path), "small"], extra, 600, tmp_path)
     assert done.returncode == 0, f"{snippet.name} on {stack.id}:\n{done.stderr[-3000:]}"
-    return done.stdout, json.loads(report.read_text(encoding="utf-8"))
+    return done.stdout, snippet_check.read_report(report)
 
 
 # One run per snippet per stack serves both the harness's contract and the program's output.

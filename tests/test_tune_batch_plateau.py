@@ -94,7 +94,7 @@ def test_a_tampered_sweep_is_refused_naming_the_field(tmp_path, committed):
     refused(tmp_path, off_ladder, r"rows\[7\]\.gains: expected only \['x2'\]")
     missing = copy.deepcopy(committed)
     del missing["rows"][0]["median_s"]
-    refused(tmp_path, missing, r"rows\[0\]: missing field 'median_s'")
+    refused(tmp_path, missing, r"batch_plateau.json: rows\[0\]: missing field\(s\) median_s")
 
 
 def test_a_failed_batch_is_shown_with_its_error_escaped(tmp_path, committed):

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
 
 import pytest
 
-from benchmarks.tune import ground_truth
+from benchmarks.tune import ground_truth, truth_child
+from scripts.core import typed_json
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +67,9 @@ def test_a_tampered_run_is_refused_or_shown_as_text(tmp_path, run):
     bad = copy.deepcopy(run)
     bad["cases"][0]["truth"]["low"] = "1.2"
     path.write_text(json.dumps(bad))
-    with pytest.raises(ValueError, match="a number is not a number"):
+    with pytest.raises(
+        ValueError, match=r"cases\[0\].truth.low: expected a finite number, got .1.2."
+    ):
         ground_truth.load(path)
     bad = copy.deepcopy(run)
     row = bad["cases"][0]["tune"][0]["rows"][0]
@@ -84,8 +88,6 @@ def test_the_truth_child_makes_the_readers_own_change():
     """The truth's arms are written as a reader would change the file, not with tune's code:
     BATCH four times larger, or the pipeline's first batches held as tensors."""
     import tensorflow as tf
-
-    from benchmarks.tune import truth_child
 
     path = ground_truth.MODELS / "truth_batch_small.py"
     larger, batch = truth_child.arm_data(tf, truth_child.load(path), "batch_x4")
@@ -107,5 +109,73 @@ def test_a_replaced_run_stays_on_the_page_with_its_load(tmp_path, run):
     next(e for e in bad["cases"] if e.get("earlier"))["earlier"][0]["truth"]["low"] = None
     path = tmp_path / "ground_truth.json"
     path.write_text(json.dumps(bad))
-    with pytest.raises(ValueError, match="a number is not a number"):
+    with pytest.raises(
+        ValueError, match=r"earlier\[0\].truth.low: expected a finite number, got None"
+    ):
         ground_truth.load(path)
+
+
+# A truth process's report, as truth_child.main writes it, and hostile copies: (the change,
+# what the refusal says after the file's name).
+ARM_REPORT = {"arm": "in_memory", "times_s": [0.52, 0.49, 0.5], "samples_per_run": 1024}
+HOSTILE_ARM_REPORTS = {
+    "no count of examples": (
+        lambda r: r.pop("samples_per_run"),
+        "the top level: missing field(s) samples_per_run",
+    ),
+    "a time as text": (
+        lambda r: r["times_s"].__setitem__(0, "0.52"),
+        "times_s[0]: expected a finite number, got '0.52'",
+    ),
+    "no times": (
+        lambda r: r.update(times_s=[]),
+        "times_s: expected at least one time, each above 0, got []",
+    ),
+    "no examples": (
+        lambda r: r.update(samples_per_run=0),
+        "samples_per_run: expected a positive count, got 0",
+    ),
+    "another arm's report": (
+        lambda r: r.update(arm="graph"),
+        "arm: expected 'in_memory', got 'graph'",
+    ),
+}
+
+
+def test_a_truth_processs_report_is_read_as_written(tmp_path):
+    path = tmp_path / "arm.json"
+    path.write_text(json.dumps(ARM_REPORT), encoding="utf-8")
+    assert truth_child.read_report(path, "in_memory") == ARM_REPORT
+
+
+@pytest.mark.parametrize("case", HOSTILE_ARM_REPORTS)
+def test_a_hostile_truth_report_is_refused_naming_the_file_and_the_field(case, tmp_path):
+    change, expected = HOSTILE_ARM_REPORTS[case]
+    report = copy.deepcopy(ARM_REPORT)
+    change(report)
+    path = tmp_path / "arm.json"
+    path.write_text(json.dumps(report), encoding="utf-8")
+    with pytest.raises(typed_json.MessageError) as refused:
+        truth_child.read_report(path, "in_memory")
+    said = str(refused.value)
+    assert said.startswith(f"the ground truth's in_memory child's report, {path}: "), said
+    assert expected in said, said
+
+
+def test_a_truth_process_whose_report_is_refused_fails_its_case(monkeypatch):
+    """It fails as a process that exits non-zero does: a RuntimeError naming the case, the
+    file and the field, which a sitting reports, appending nothing for the case."""
+
+    def wrote_text_times(command, **kwargs):
+        out = command[command.index("--out") + 1]
+        with open(out, "w", encoding="utf-8") as handle:
+            json.dump({**ARM_REPORT, "times_s": ["fast"]}, handle)
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr(ground_truth.subprocess, "run", wrote_text_times)
+    case = next(c for c in ground_truth.CASES if c.arm == "in_memory")
+    with pytest.raises(RuntimeError) as failed:
+        ground_truth.run_truth_child(case, "in_memory", 3)
+    said = str(failed.value)
+    assert said.startswith(f"{case.file} in_memory: the ground truth's in_memory child's report")
+    assert said.endswith("times_s[0]: expected a finite number, got 'fast'")

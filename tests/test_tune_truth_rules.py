@@ -14,14 +14,19 @@ import pytest
 from benchmarks.tune import ground_truth, truth_pool, truth_rules, truth_runs, truth_sets
 from scripts.core import json_files, pooling
 
-MACHINE = {"description": "a test machine", "logical_cores": 2}
+# A run's provenance as committed_run records it (data/tune_run_parts.schema.json).
+MACHINE = {"id": "test-machine", "description": "a test machine", "os": "Linux", "arch": "x86_64",
+           "logical_cores": 2}  # fmt: skip
+SOFTWARE = {"python": "3.11.7", "tensorflow": "2.16.2", "keras": "3.10.0", "numpy": "1.26.4",
+            "tensorflow_metal": None}  # fmt: skip
 
 
 def fake_run(ratios: list[float], sitting: str = "day 2026-11-27", load: float = 0.3) -> dict:
     """A run whose process rounds have these speed-ups (as given 1.0 s per sample)."""
     date = sitting[4:] + "T04:00:00Z" if sitting.startswith("day ") else "2026-11-29T04:00:00Z"
     return {
-        "tool": "test", "date": date, "machine": MACHINE, "software": {}, "git": {},
+        "tool": "test", "date": date, "machine": MACHINE, "software": SOFTWARE,
+        "git": {"commit": None, "dirty": None},
         "budget_s": 60.0, "load_average_start": [load, 0, 0], "load_average_end": [load, 0, 0],
         "boot": sitting[5:] if sitting.startswith("boot ") else None, "sitting": sitting,
         "steps": 8, "runs_per_process": 3,
@@ -200,7 +205,8 @@ def test_a_run_with_a_sitting_that_is_not_its_boots_or_dates_is_refused(tmp_path
     bad = fake_run([1.2])
     bad["truth"]["rounds"] = [[1.0, "0.5"]]
     path.write_text(json.dumps({"cases": {"truth_cached.py": [bad]}}))
-    with pytest.raises(ValueError, match="positive times"):
+    said = r"runs.json: cases.truth_cached.py\[0\].truth.rounds\[0\]\[1\]: expected a finite number"
+    with pytest.raises(ValueError, match=said):
         truth_runs.load(path)
 
 

@@ -22,14 +22,13 @@ it; --render only renders the committed run again)
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import statistics
 import sys
 from pathlib import Path
 
 from benchmarks.tune import committed_run
-from scripts.core import catalog, json_files, project_files, rounds, stats
+from scripts.core import catalog, data_formats, json_files, project_files, rounds, stats
 from scripts.rendering import escaping
 from scripts.tuning import analysis
 
@@ -135,66 +134,50 @@ def measure(budget_s: float, ladder: tuple[int, ...] = LADDER, examples: int = E
     }
 
 
-def positive(where: str, holder: dict, key: str) -> float:
-    """holder[key], a finite number above 0; else an error naming the field."""
-    if not isinstance(holder, dict) or key not in holder:
-        raise ValueError(f"{where}: missing field {key!r}")
-    value = holder[key]
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{where}.{key}: expected a number, got {value!r}")
-    if not math.isfinite(value) or value <= 0:
-        raise ValueError(f"{where}.{key}: expected a finite number above 0, got {value!r}")
+def finite(where: str, value: float) -> float:
+    """value, unless it is NaN or infinite (JSON Schema lets those through); else an error
+    naming the field."""
+    if not math.isfinite(value):
+        raise ValueError(f"{where}: expected a finite number above 0, got {value!r}")
     return value
 
 
-def typed(where: str, holder: dict, key: str, kind: type):
-    """holder[key], of the given type; else an error naming the field."""
-    if not isinstance(holder, dict) or key not in holder:
-        raise ValueError(f"{where}: missing field {key!r}")
-    if not isinstance(holder[key], kind) or isinstance(holder[key], bool):
-        raise ValueError(f"{where}.{key}: expected {kind.__name__}, got {holder[key]!r}")
-    return holder[key]
-
-
 def check_row(path: Path, index: int, row: dict, ladder_batch: int) -> None:
-    """One row of a committed sweep: its batch in ladder order, its numbers finite and
-    positive, its gains only from larger batches on the ladder, each interval in order."""
+    """What the format cannot say of one row of a committed sweep: its batch in ladder order,
+    its numbers finite, its gains only from larger batches on the ladder, each interval in
+    order."""
     where = f"{path}: rows[{index}]"
-    if typed(where, row, "batch", int) != ladder_batch:
+    if row["batch"] != ladder_batch:
         raise ValueError(f"{where}.batch: expected {ladder_batch} (the ladder, in order)")
-    found_gains = typed(where, row, "gains", dict)
     if "error" in row:
-        typed(where, row, "error", str)
-        if found_gains:
+        if row["gains"]:
             raise ValueError(f"{where}.gains: expected none for a batch that failed")
         return
-    positive(where, row, "median_s")
+    finite(f"{where}.median_s", row["median_s"])
     allowed = sorted(f"x{f}" for f in FACTORS if ladder_batch * f in LADDER)
-    if set(found_gains) - set(allowed):
-        raise ValueError(f"{where}.gains: expected only {allowed}, got {sorted(found_gains)}")
-    for name, gain in found_gains.items():
-        point, low, high = (positive(f"{where}.gains.{name}", gain, k) for k in POINT_LOW_HIGH)
+    if set(row["gains"]) - set(allowed):
+        raise ValueError(f"{where}.gains: expected only {allowed}, got {sorted(row['gains'])}")
+    for name, gain in row["gains"].items():
+        point, low, high = (finite(f"{where}.gains.{name}.{k}", gain[k]) for k in POINT_LOW_HIGH)
         if not low <= high:
             raise ValueError(f"{where}.gains.{name}: expected low <= high, got {low} > {high}")
 
 
 def load(path: Path = RUN_JSON) -> dict:
-    """The committed run, every field checked before any reaches the page; the error names
+    """The committed run, held to its format (data/tune_batch_plateau.schema.json), then
+    checked for what a schema cannot say, before any of it reaches the page; the error names
     the file and the field."""
-    found = json.loads(path.read_text(encoding="utf-8"))
-    for key in ("examples_per_run", "rounds"):
-        positive(str(path), found, key)
-    rows = typed(str(path), found, "rows", list)
+    found = data_formats.read(path, "tune_batch_plateau")
+    rows = found["rows"]
     if len(rows) != len(LADDER):
         raise ValueError(f"{path}: rows: expected one per batch of the ladder {list(LADDER)}")
     for index, (row, batch) in enumerate(zip(rows, LADDER, strict=True)):
         check_row(path, index, row, batch)
     committed_run.check(path, found, [], [])
     expected = chosen(rows)
-    if found.get("chosen") != expected:
+    if found["chosen"] != expected:
         raise ValueError(
-            f"{path}: chosen is {found.get('chosen')!r}, but the rule gives {expected!r} "
-            "for these rows"
+            f"{path}: chosen is {found['chosen']!r}, but the rule gives {expected!r} for these rows"
         )
     return found
 

@@ -24,7 +24,6 @@ Usage: python -m benchmarks.tune.ground_truth --sitting [--set design|validation
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -38,12 +37,13 @@ from pathlib import Path
 from benchmarks.tune import (
     committed_run,
     machine_share,
+    truth_child,
     truth_page,
     truth_rules,
     truth_runs,
     truth_sets,
 )
-from scripts.core import outcomes, project_files, rounds, stats
+from scripts.core import data_formats, outcomes, project_files, rounds, stats, typed_json
 from scripts.rendering import escaping
 from scripts.tuning import analysis, experiments, runner
 
@@ -109,7 +109,7 @@ def direction(low: float, high: float) -> str:
     return outcomes.direction(low, high)
 
 
-def run_truth_child(case: Case, arm: str, runs: int) -> dict:
+def run_truth_child(case: Case, arm: str, runs: int) -> truth_child.ArmReport:
     with tempfile.TemporaryDirectory(prefix="truth-") as tmp:
         out = Path(tmp) / "arm.json"
         command = [
@@ -123,7 +123,10 @@ def run_truth_child(case: Case, arm: str, runs: int) -> dict:
         )
         if done.returncode != 0:
             raise RuntimeError(f"{case.file} {arm}: {done.stderr.strip()[-500:]}")
-        return json.loads(out.read_text(encoding="utf-8"))
+        try:
+            return truth_child.read_report(out, arm)
+        except typed_json.MessageError as error:  # fails the case, as a failed process does
+            raise RuntimeError(f"{case.file} {arm}: {error}") from None
 
 
 def truth(case: Case, process_rounds: int, say: Callable[[str], None]) -> dict:
@@ -302,8 +305,9 @@ def case_of(entry: dict) -> Case:
 
 
 def load(path: Path = RUN_JSON) -> dict:
-    """The committed run, its fields checked before any reaches the page."""
-    found = json.loads(path.read_text(encoding="utf-8"))
+    """The committed run, held to its format (data/tune_ground_truth.schema.json), then its
+    numbers, verdicts and cases checked, before any reaches the page."""
+    found = data_formats.read(path, "tune_ground_truth")
     numbers, texts = [], []
     for entry in [*found["cases"], *(e for c in found["cases"] for e in c.get("earlier", []))]:
         texts += [entry["name"], entry["file"], entry["experiment"], entry["arm"]]

@@ -15,14 +15,13 @@ Usage: python -m benchmarks.tune.overhead FILE [FILE ...] [--budget SECONDS] [--
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
 from pathlib import Path
 
 from benchmarks.tune import committed_run
-from scripts.core import json_files, project_files, rounds, stats
+from scripts.core import data_formats, json_files, project_files, rounds, stats
 from scripts.rendering import escaping
 from scripts.tuning import child
 
@@ -70,8 +69,9 @@ def measure(path: Path, budget_s: float) -> dict:
 
 
 def load(path: Path = RUN_JSON) -> dict:
-    """The committed run, its fields checked before any reaches the page."""
-    found = json.loads(path.read_text(encoding="utf-8"))
+    """The committed run, held to its format (data/tune_overhead.schema.json) and every number
+    finite, before any reaches the page."""
+    found = data_formats.read(path, "tune_overhead")
     numbers, texts = [], []
     for row in found["rows"]:
         numbers += [row[key] for key in ("ratio", "low", "high", "bare_step_ms", "rounds")]

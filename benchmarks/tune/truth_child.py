@@ -4,6 +4,10 @@ trains it. It shares no timing code with tune: the arm is the reader's own chang
 here (the same batches held in memory, a larger BATCH, run_eagerly=False, one thread).
 
 Usage: python -m benchmarks.tune.truth_child --file F --arm ARM --steps N --runs R --out OUT
+
+Its report (ArmReport, JSON, --out) is typed here, beside the one place that writes it, and
+read back by ground_truth.py with read_report, whose error names the file and the field of
+anything amiss.
 """
 
 from __future__ import annotations
@@ -14,8 +18,40 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TypedDict
+
+from scripts.core import typed_json
 
 HELD_BATCHES = 32  # the in-memory arm: the pipeline's first batches, held as tensors
+
+
+class ArmReport(TypedDict):
+    """What one truth process reports: its arm, each timed fit run's seconds, and the examples
+    one run trains on."""
+
+    arm: str
+    times_s: list[float]
+    samples_per_run: int
+
+
+def read_report(path: Path, arm: str) -> ArmReport:
+    """The report of the process that ran `arm`, held to ArmReport, with at least one time, each
+    above 0, and a positive count of examples; else typed_json.MessageError naming the file and
+    the field."""
+    whose = f"the ground truth's {arm} child's report"
+    found = typed_json.read(path, ArmReport, whose)
+    source = f"{whose}, {path}"
+    if found["arm"] != arm:
+        raise typed_json.MessageError(f"{source}: arm: expected {arm!r}, got {found['arm']!r}")
+    if not found["times_s"] or min(found["times_s"]) <= 0:
+        raise typed_json.MessageError(
+            f"{source}: times_s: expected at least one time, each above 0, got {found['times_s']}"
+        )
+    if found["samples_per_run"] <= 0:
+        raise typed_json.MessageError(
+            f"{source}: samples_per_run: expected a positive count, got {found['samples_per_run']}"
+        )
+    return found
 
 
 def load(path: Path):
@@ -63,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         model.fit(dataset, epochs=1, steps_per_epoch=args.steps, verbose=0)
         times.append(time.perf_counter() - start)
-    found = {"arm": args.arm, "times_s": times, "samples_per_run": args.steps * batch}
+    found: ArmReport = {"arm": args.arm, "times_s": times, "samples_per_run": args.steps * batch}
     args.out.write_text(json.dumps(found), encoding="utf-8")
     return 0
 

@@ -11,14 +11,13 @@ own model page shows, rendered from it (render() is what a test compares).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.tune import committed_run
-from scripts.core import json_files, project_files
+from scripts.core import data_formats, json_files, project_files
 from scripts.rendering import escaping
 from scripts.tuning import analysis, experiments, runner
 
@@ -203,8 +202,9 @@ def better_cell(case: Case, measured: dict) -> str:
 
 
 def load(path: Path = RUN_JSON) -> dict:
-    """The committed run, its fields checked before any reaches the page."""
-    found = json.loads(path.read_text(encoding="utf-8"))
+    """The committed run, held to its format (data/tune_validation.schema.json), then its
+    numbers, verdicts and cases checked, before any reaches the page."""
+    found = data_formats.read(path, "tune_validation")
     numbers, texts = [], []
     for entry in found["cases"]:
         texts += [entry["name"], entry["snippet"], *entry["only"]]

@@ -1,10 +1,12 @@
 """Every data format of the project is defined once, by a JSON Schema under data/.
 
 FORMATS maps each data file (a path or a glob, relative to the repository) to its schema,
-data/<name>.schema.json. `check` holds parsed data to its schema and raises FormatError naming
-the file, the field and what was expected; the loaders call it, then add only what a schema
-cannot say (one field against another, one file against another). A test lists every file in
-data/ and fails on one that FORMATS does not name or whose schema is missing.
+data/<name>.schema.json; a schema may refer to the $defs of another under data/ (whose $id is
+its file name), and `validator` embeds that one in it. `check` holds parsed data to its schema
+and raises FormatError naming the file, the field and what was expected; the loaders call it,
+then add only what a schema cannot say (one field against another, one file against another).
+A test lists every file in data/, results/ and the benchmarks' committed runs, and fails on one
+that FORMATS does not name or whose schema is missing.
 
 Not for tf-doctor.pyz: it imports jsonschema. The stdlib modules the archive ships
 (compatibility, mac_recipes, stack_match) read files that a test holds to their schema here.
@@ -16,6 +18,7 @@ import copy
 import fnmatch
 import functools
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -41,6 +44,12 @@ FORMATS = {
     "data/symptoms.yml": "symptoms",
     "data/tune_spread.json": "tune_spread",
     "data/variance_strata.yml": "variance_strata",
+    # tune's committed benchmark runs (benchmarks/tune/), read back by their loaders
+    "docs/_generated/tune/batch_plateau.json": "tune_batch_plateau",
+    "docs/_generated/tune/ground_truth.json": "tune_ground_truth",
+    "docs/_generated/tune/overhead.json": "tune_overhead",
+    "docs/_generated/tune/truth_runs.json": "tune_truth_runs",
+    "docs/_generated/tune/validation.json": "tune_validation",
 }
 
 WORDS = {"integer": "a whole number", "number": "a finite number", "string": "text",
@@ -61,9 +70,45 @@ def format_of(path: Path, root: Path = project_files.ROOT) -> str | None:
     return next((name for glob, name in FORMATS.items() if fnmatch.fnmatch(relative, glob)), None)
 
 
+def referred(schema: object) -> set[str]:
+    """The names of the other schemas a schema's $refs point into ("x.schema.json#/..." -> x)."""
+    if isinstance(schema, list):
+        return set().union(*map(referred, schema)) if schema else set()
+    if not isinstance(schema, dict):
+        return set()
+    ref = schema.get("$ref")
+    own = {ref.split("#")[0].removesuffix(".schema.json")} if isinstance(ref, str) else set()
+    return (own - {""}) | referred(list(schema.values()))
+
+
+def embedded(schema: dict) -> dict[str, dict]:
+    """Every schema under data/ that this one refers to, directly or through another, by its
+    file name (which is its $id)."""
+    found: dict[str, dict] = {}
+    pending = sorted(referred(schema))
+    while pending:
+        name = pending.pop()
+        if f"{name}.schema.json" in found:
+            continue
+        part = json.loads(schema_path(name).read_text(encoding="utf-8"))
+        if part.get("$id") != f"{name}.schema.json":
+            raise FormatError(f"{name}.schema.json: expected $id {name}.schema.json (a $ref's)")
+        found[f"{name}.schema.json"] = part
+        pending += sorted(referred(part))
+    return found
+
+
+def bundled(name: str) -> dict:
+    """The schema with every schema it refers to embedded in its $defs: a compound schema
+    document, each part found by its $id, so that no $ref is retrieved from anywhere."""
+    schema = json.loads(schema_path(name).read_text(encoding="utf-8"))
+    parts = embedded(schema)
+    return {**schema, "$defs": {**schema.get("$defs", {}), **parts}} if parts else schema
+
+
 @functools.cache
 def validator(name: str) -> jsonschema.Draft202012Validator:
-    schema = json.loads(schema_path(name).read_text(encoding="utf-8"))
+    schema = bundled(name)
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(schema)
 
@@ -87,12 +132,18 @@ def _unknown(error: jsonschema.ValidationError) -> str:
     return f"unknown field(s) {', '.join(map(repr, unknown))}; expected only {', '.join(known)}"
 
 
+def _unevaluated(error: jsonschema.ValidationError) -> str:
+    """A field that neither the schema nor the part it refers to ($ref) defines."""
+    found = re.search(r"\((.+) (?:was|were) unexpected\)", error.message)
+    return f"unknown field(s) {found.group(1)}" if found else error.message[:200]
+
+
 def _type(error: jsonschema.ValidationError) -> str:
     value, wanted = error.instance, error.validator_value
     wanted = [wanted] if isinstance(wanted, str) else wanted
-    names = " or ".join(WORDS.get(w, w) for w in wanted if w != "null")
+    names = [WORDS.get(w, w) for w in wanted if w != "null"] + ["null"] * ("null" in wanted)
     shown = type(value).__name__ if isinstance(value, (dict, list)) else repr(value)[:60]
-    return f"expected {names}{' or null' if 'null' in wanted else ''}, got {shown}"
+    return f"expected {' or '.join(names)}, got {shown}"
 
 
 def _pattern(error: jsonschema.ValidationError) -> str:
@@ -104,6 +155,13 @@ def _pattern(error: jsonschema.ValidationError) -> str:
 def _min_length(error: jsonschema.ValidationError) -> str:
     least = error.validator_value
     return "expected non-empty text" if least == 1 else f"expected at least {least} characters"
+
+
+def _minimum(error: jsonschema.ValidationError) -> str:
+    kind = error.schema.get("type")
+    whole = kind == "integer" or (isinstance(kind, list) and "integer" in kind)
+    wanted = "a whole number" if whole else "a number"
+    return f"expected {wanted} >= {error.validator_value}, got {error.instance!r}"
 
 
 def _exclusive_minimum(error: jsonschema.ValidationError) -> str:
@@ -121,6 +179,7 @@ def _one_of(error: jsonschema.ValidationError) -> str:
 MESSAGES = {
     "required": _required,
     "additionalProperties": _unknown,
+    "unevaluatedProperties": _unevaluated,
     "type": _type,
     "pattern": _pattern,
     "maxLength": lambda e: f"longer than {e.validator_value} characters",
@@ -128,7 +187,7 @@ MESSAGES = {
     "maxItems": lambda e: f"more than {e.validator_value} items",
     "minItems": lambda e: f"expected at least {e.validator_value} item(s), got {len(e.instance)}",
     "exclusiveMinimum": _exclusive_minimum,
-    "minimum": lambda e: f"expected a whole number >= {e.validator_value}, got {e.instance!r}",
+    "minimum": _minimum,
     "maximum": lambda e: f"expected at most {e.validator_value}, got {e.instance!r}",
     "uniqueItems": lambda e: "expected no item twice",
     "enum": _one_of,

@@ -54,6 +54,7 @@ MEMBERS = (
     "scripts/tuning/analysis.py",
     "scripts/tuning/child.py",
     "scripts/tuning/experiments.py",
+    "scripts/tuning/messages.py",
     "scripts/tuning/model_file.py",
     "scripts/tuning/pipeline.py",
     "scripts/tuning/report.py",
@@ -66,6 +67,7 @@ MEMBERS = (
     "scripts/core/rounds.py",
     "scripts/core/stats.py",
     "scripts/core/json_files.py",
+    "scripts/core/typed_json.py",
     "data/compatibility.json",
     "data/mac_recipes.json",
     "data/measured_stacks.json",  # written from the yml: the archive has no yaml

@@ -2,10 +2,10 @@
 rounds (scripts/core/rounds.py), or the first check of the model file (--experiment check).
 
 Every arm builds its own model with the reader's build_model() and reads the reader's data;
-a timed run is STEPS_PER_RUN calls of train_on_batch on the next batches. The report (JSON,
---out) is rewritten after every round, so a crash or Ctrl-C keeps what was measured; an arm
-that fails is reported and the others go on. Progress lines go to stdout; TensorFlow is the
-reader's own, imported here and never in the parent.
+a timed run is STEPS_PER_RUN calls of train_on_batch on the next batches. The report
+(messages.ChildReport, JSON, --out) is rewritten after every round, so a crash or Ctrl-C
+keeps what was measured; an arm that fails is reported and the others go on. Progress lines
+go to stdout; TensorFlow is the reader's own, imported here and never in the parent.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ import sys
 import time
 from pathlib import Path
 
-from scripts.core import json_files, provenance, rounds
-from scripts.tuning import experiments, model_file, pipeline, tracing
+from scripts.core import json_files, provenance, rounds, typed_json
+from scripts.tuning import experiments, messages, model_file, pipeline, tracing
 from scripts.tuning.model_file import ModelFileError, one_line
 
 HELD_BATCHES = 32  # at most this many batches are held in memory for the in-memory arm
@@ -345,7 +345,7 @@ def out_of_memory(error: BaseException) -> bool:
     return isinstance(error, MemoryError) or type(error).__name__ == "ResourceExhaustedError"
 
 
-def loss_agreement(setup: Setup, policy: str) -> dict:
+def loss_agreement(setup: Setup, policy: str) -> messages.LossAgreement:
     """The loss after STEPS_PER_RUN steps under the policy against float32's, from the same
     weights and the same batches."""
     data = setup.data()
@@ -370,7 +370,9 @@ def loss_agreement(setup: Setup, policy: str) -> dict:
     }
 
 
-def device_agreement(setup: Setup, devices: tuple[str, str] = ("/CPU:0", "/GPU:0")) -> dict:
+def device_agreement(
+    setup: Setup, devices: tuple[str, str] = ("/CPU:0", "/GPU:0")
+) -> messages.DeviceAgreement:
     """The reader's model and optimizer trained STEPS_PER_RUN steps on each device from the same
     weights and batches: the first loss, else weight, that differs beyond the tolerance."""
     tf = setup.tf
@@ -417,7 +419,7 @@ def scalar(loss):
     return loss
 
 
-def facts(setup: Setup) -> dict:
+def facts(setup: Setup) -> messages.CheckedFacts:
     """What decides the experiments, from one model and its data; the first step is taken here
     so that a model that does not train says so once, before any experiment."""
     tf = setup.tf
@@ -479,7 +481,7 @@ def traces_per_step(setup: Setup, model, stream, first: int) -> list[int]:
     return found
 
 
-def measure(setup: Setup, args, report: dict, out: Path) -> None:
+def measure(setup: Setup, args, report: messages.ChildReport, out: Path) -> None:
     """The experiment's arms (or the one arm of an isolated child) in interleaved rounds."""
     listed = experiments.arms(args.experiment, args.facts)
     chosen = args.arm or [a.name for a in listed]
@@ -562,12 +564,22 @@ def arm_error(error: BaseException) -> str:
     return one_line(error)
 
 
+def facts_argument(text: str) -> dict:
+    """--facts: the check's facts as the parent passes them (messages.Facts), or {} for the
+    check itself; anything else is refused naming the field."""
+    try:
+        found = json.loads(text)
+        return found if found == {} else typed_json.check(found, messages.Facts, "--facts")
+    except ValueError as error:  # typed_json.MessageError is one
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--file", type=Path, required=True)
     parser.add_argument("--experiment", required=True, choices=("check", *experiments.ORDER))
     parser.add_argument("--arm", action="append", help="only this arm (repeatable)")
-    parser.add_argument("--facts", type=json.loads, default={}, help="the check's facts (JSON)")
+    parser.add_argument("--facts", type=facts_argument, default={}, help="the check's facts (JSON)")
     parser.add_argument("--intra-threads", type=int, help="set before TensorFlow starts")
     parser.add_argument("--hide-gpu", action="store_true", help="the CPU alone")
     parser.add_argument("--warmup", type=int, default=2)
@@ -582,7 +594,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    report: dict = {"experiment": args.experiment, "arms": {}, "error": None}
+    report: messages.ChildReport = {"experiment": args.experiment, "arms": {}, "error": None}
     try:
         if args.intra_threads or args.hide_gpu:  # before anything starts TensorFlow's runtime
             import tensorflow as tf

@@ -21,9 +21,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from scripts.core import project_files, provenance
+from scripts.core import project_files, provenance, typed_json
 from scripts.core import rounds as rounds_core
-from scripts.tuning import analysis, experiments, model_file, stack, widening
+from scripts.tuning import analysis, experiments, messages, model_file, stack, widening
 
 DEFAULT_BUDGET_S = 240.0
 MIN_ROUNDS, MAX_ROUNDS = 5, 60
@@ -68,8 +68,10 @@ def run_child(
     facts: dict | None = None,
     options: tuple[str, ...] = (),
     timeout: float = CHECK_TIMEOUT_S,
-) -> dict:
-    """One child's report; its stdout lines are passed to say() as they come."""
+) -> messages.ChildReport:
+    """One child's report; its stdout lines are passed to say() as they come. A report that
+    does not hold its format (messages.ChildReport) fails the experiment, naming the file and
+    the field: the other experiments still run."""
     with tempfile.TemporaryDirectory(prefix="tune-") as tmp:
         out = Path(tmp) / "report.json"
         command = [
@@ -102,7 +104,10 @@ def run_child(
                 timer.cancel()
             err.seek(0)
             stderr_tail = [line.strip() for line in err.read().splitlines() if line.strip()][-3:]
-        report = read_report(out)
+        try:
+            report = messages.read_report(out, experiment)
+        except typed_json.MessageError as error:
+            report = {"experiment": experiment, "arms": {}, "error": str(error)}
     if interrupted:
         report["interrupted"] = True
     elif child.returncode not in (0, 1) and not report.get("error"):
@@ -112,13 +117,6 @@ def run_child(
             + (f": {' | '.join(stderr_tail)}" if stderr_tail else "")
         )
     return report
-
-
-def read_report(out: Path) -> dict:
-    try:
-        return json.loads(out.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {"arms": {}, "error": None}
 
 
 def rounds_options(budget_s: float, experiment: str = "", seed: int = 0) -> tuple[str, ...]:
@@ -153,11 +151,14 @@ def run_isolated(
     say: Callable[[str], None],
     timeout: float,
     rounds: int = PROCESS_ROUNDS,
-) -> dict:
+) -> messages.ChildReport:
     """Each arm in processes of its own, in process rounds (order shuffled per round, seeded);
     an arm's times are one per process (the median of its runs), paired by round."""
     arms = {a.name: a for a in experiments.arms(experiment, facts)}
-    merged: dict = {"arms": {name: {"label": a.label} for name, a in arms.items()}, "error": None}
+    merged: messages.ChildReport = {
+        "arms": {name: {"label": a.label} for name, a in arms.items()},
+        "error": None,
+    }
 
     def announce(number: int, order: list[str]) -> None:
         say(f"  {experiment}: process round {number + 1}/{rounds}: {', '.join(order)}")
