@@ -11,7 +11,7 @@ import pytest
 from scripts.core import catalog, provenance
 from scripts.core import store as results
 from scripts.findings import results_views
-from scripts.measuring import arguments, measure, run_lock, variant_processes
+from scripts.measuring import arguments, children, measure, run_lock, variant_processes
 
 GOOD = """
     import time
@@ -361,3 +361,17 @@ def test_a_snippet_declared_unable_to_run_on_the_stack_is_skipped_by_name(
     (snippets_dir / "demo" / "skipped.py").write_text(malformed)
     assert run_measure(snippets_dir, out_dir, "--only", "demo/skipped") == 2
     assert "skipped.py: SKIP_ON_STACKS must be a literal dict" in capsys.readouterr().err
+
+
+def test_a_child_report_that_breaks_its_format_is_that_snippets_error_naming_the_field(tmp_path):
+    """The parent holds the child's report to messages.ChildReport: a wrong field becomes the
+    snippet's error, naming the file and the field, instead of a KeyError later."""
+    snippet = catalog.Snippet("demo/good", tmp_path / "good.py")
+    path = tmp_path / "report.json"
+    path.write_text(json.dumps({"variants": {"fast": {"stats": {}}}, "devices": "CPU"}))
+    report = children.read_report(path, snippet)
+    assert report["variants"] == {}
+    assert str(path) in report["error"] and "devices" in report["error"], report["error"]
+    path.write_text(json.dumps({"variants": {"fast": {"stats": {}}}, "devices": ["CPU:0"]}))
+    assert children.read_report(path, snippet)["variants"] == {"fast": {"stats": {}}}
+    assert children.read_report(tmp_path / "none.json", snippet) == {"variants": {}}

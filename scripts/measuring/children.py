@@ -3,14 +3,13 @@ measure_child.py for a snippet's variants, and one run of the snippet as a reade
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from scripts.core import catalog, measured_stacks
+from scripts.core import catalog, measured_stacks, typed_json
 from scripts.measuring.messages import ChildReport, ChildRequest, Output
 
 
@@ -52,10 +51,23 @@ def run_child(
             )
         except subprocess.TimeoutExpired:
             problem = f"timed out after {timeout:.0f} s"
-        report: ChildReport = json.loads(out.read_text()) if out.exists() else {"variants": {}}
+        report = read_report(out, snippet)
     if problem and not report.get("error"):
         report["error"] = f"{snippet.relpath}: {problem}"
     return report
+
+
+def read_report(path: Path, snippet: catalog.Snippet) -> ChildReport:
+    """The child's report, held to ChildReport (messages.py); none when the child stopped
+    before writing one. A report that breaks the format is the snippet's error, naming the
+    file and the field, so the other snippets are still measured."""
+    if not path.exists():
+        return {"variants": {}}
+    try:
+        whose = f"the measuring child's report for {snippet.name}"
+        return typed_json.read(path, ChildReport, whose)
+    except typed_json.MessageError as error:
+        return {"variants": {}, "error": str(error)}
 
 
 def capture_output(
