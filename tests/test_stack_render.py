@@ -243,7 +243,13 @@ def test_what_changed_lists_the_move_with_its_cause_or_cause_not_found(
         "https://github.com/tensorflow/tensorflow/releases/tag/v2.21.0", "v2.21.0",
     )  # fmt: skip
     page = rendered([moved_file], [cause])[stack_changes_page.OUTPUT]
-    assert "A changed kernel. ([source](https://github.com/tensorflow/tensorflow/releases/" in page
+    row = next(line for line in page.splitlines() if line.startswith(f"| [{claim['id']}]"))
+    assert row.rstrip().endswith("| cause 1, below |")
+    assert (
+        f"\n1. **{claim['id']}**, TF 2.16 + Keras 3 to TF 2.21 + Keras 3 ([source]"
+        "(https://github.com/tensorflow/tensorflow/releases/tag/v2.21.0), read at `v2.21.0`). "
+        "A changed kernel.\n"
+    ) in page
     other = stack_changes.Cause("C99z", *cause.key[1:], cause.cause, cause.source, cause.tag)
     views = results.stack_views([moved_file])
     moves = stack_changes_page.moves(claims.load(), views)
