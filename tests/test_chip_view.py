@@ -109,6 +109,24 @@ def test_each_panels_headline_counts_the_figures_and_sources_its_tables_hold():
         assert (int(headline.group(1)), int(headline.group(2))) == (len(rows), len(cited)), chip
 
 
+def test_a_sources_software_is_listed_once_under_each_table_not_in_its_rows():
+    """A row cites its source by title and date; the source's software follows the table, once
+    for each source the table cites, so a Source cell stays one short line."""
+    by_url = {s["url"]: s for s in SOURCES}
+    rendered = panels(chip_view.render(SOURCES))
+    checked = 0
+    for chip in chip_view.chip_names():
+        for factor in rendered[chip_view.slug(chip)].split("\n*[")[1:]:
+            rows = table_rows(factor)
+            cited = {re.search(r"\]\((https://[^)]+)\) \(", row).group(1) for row in rows}
+            assert not any("software:" in row.lower() for row in rows), chip
+            for url in cited:
+                software = reference_figures.cell_text(by_url[url]["software"])
+                assert factor.count(f"]({url}). Software: {software}.\n") == 1, (chip, url)
+                checked += 1
+    assert checked, "no chip panel cites a source"
+
+
 def test_the_overview_lists_every_run_of_apples_test_script_side_by_side():
     overview = panels(chip_view.render(SOURCES))[chip_view.EVERY]
     runs = [

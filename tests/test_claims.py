@@ -171,6 +171,22 @@ def test_claims_page_lists_every_claim(root):
         assert f"| {claim['id']} |" in page, claim["id"]
 
 
+def test_claims_page_lists_each_claims_sources_under_the_table_not_in_it(root):
+    """A row says how many sources its claim cites; the links follow the table, claim by
+    claim, so no cell carries a list of titles."""
+    page = (root / "docs" / "_generated" / "claims" / "all.md").read_text()
+    table, _, below = page.partition("\n\n")
+    for claim in CLAIMS:
+        row = next(line for line in table.splitlines() if line.startswith(f"| {claim['id']} |"))
+        links = claim_boxes.source_list(claim)
+        assert not any(link in row for link in links), claim["id"]
+        if links:
+            count = f"{len(links)} source{'s' if len(links) > 1 else ''}"
+            assert f"cited: {count}, below" in row, claim["id"]
+            listed = below.split(f"- **{claim['id']}**:\n", 1)[1].split("\n    - **")[0]
+            assert [line.strip().removeprefix("- ") for line in listed.splitlines()] == links
+
+
 UNTESTABLE = ("cannot be tested here",)
 
 

@@ -203,17 +203,19 @@ def test_factor_page_part_says_whether_the_recommended_mac_stack_differs(base_re
     """The recommended stack is derived from data/mac_recipes.json, not typed."""
     part = base_render[stack_comparison.output_name(evidence[0]["page"])]
     assert stack_comparison.recommended_stack() == "tf216-tf-keras"
+    setup = "[Set up's recommended Mac recipe](setup.md#which-stack-to-install-on-a-mac) installs"
     assert (
-        "recommends has the TensorFlow and Keras of another stack, "
+        f"{setup} the TensorFlow and Keras of another stack, "
         "[TF 2.16 + tf-keras](results.md#stack-tf216-tf-keras)." in part
     )
     same = stack_comparison.recommended_words("tf216-tf-keras")
-    assert same.endswith("recommends has this stack's TensorFlow and Keras.")
+    assert same == f"{setup} this stack's TensorFlow and Keras."
     recipes = copy.deepcopy(mac_recipes.load())
     recommended = next(r for r in recipes["recipes"] if r["id"] == recipes["recommended"])
     recommended["match"]["tensorflow"] = ["2.12"]
     assert stack_comparison.recommended_stack(recipes) is None
-    assert "of no measured stack" in stack_comparison.recommended_words("tf216-keras3", recipes)
+    none = stack_comparison.recommended_words("tf216-keras3", recipes)
+    assert none == f"{setup} a TensorFlow and Keras that no measured stack has."
 
 
 def test_results_matrix_and_a_section_per_stack(moved_render, moved_file, evidence):
@@ -243,7 +245,13 @@ def test_what_changed_lists_the_move_with_its_cause_or_cause_not_found(
         "https://github.com/tensorflow/tensorflow/releases/tag/v2.21.0", "v2.21.0",
     )  # fmt: skip
     page = rendered([moved_file], [cause])[stack_changes_page.OUTPUT]
-    assert "A changed kernel. ([source](https://github.com/tensorflow/tensorflow/releases/" in page
+    row = next(line for line in page.splitlines() if line.startswith(f"| [{claim['id']}]"))
+    assert row.rstrip().endswith("| cause 1, below |")
+    assert (
+        f"\n1. **{claim['id']}**, TF 2.16 + Keras 3 to TF 2.21 + Keras 3 ([source]"
+        "(https://github.com/tensorflow/tensorflow/releases/tag/v2.21.0), read at `v2.21.0`). "
+        "A changed kernel.\n"
+    ) in page
     other = stack_changes.Cause("C99z", *cause.key[1:], cause.cause, cause.source, cause.tag)
     views = results_views.stack_views([moved_file])
     moves = stack_changes_page.moves(claims.load(), views)

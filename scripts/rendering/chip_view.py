@@ -103,13 +103,19 @@ def panel(chip: str, found: dict) -> list[str]:
         ]
         for source, row in rows:
             cells = [cell_text(row[key]) for key in ("hardware", "workload", "batch")]
-            cited = (
-                f"[{cell_text(source['title'])}]({source['url']}) ({cell_text(source['date'])};"
-                f" software: {cell_text(source['software'])})"
-            )
-            lines.append(f"| {' | '.join(cells)} | {result_cell(row)} | {cited} |")
+            lines.append(f"| {' | '.join(cells)} | {result_cell(row)} | {cited(source)} |")
+        lines += ["", "The software each source names:", ""]
+        for source in {s["id"]: s for s, _ in rows}.values():
+            title = f"[{cell_text(source['title'])}]({source['url']})"
+            lines.append(f"- {title}. Software: {cell_text(source['software'])}.")
         lines.append("")
     return [*lines, "</div>", ""]
+
+
+def cited(source: dict) -> str:
+    """A source in a table cell: its linked title and date (its software is listed under the
+    table, once per source, so the cell stays short)."""
+    return f"[{cell_text(source['title'])}]({source['url']}) ({cell_text(source['date'])})"
 
 
 def apple_script_runs(sources: list[dict]) -> list[str]:
@@ -132,8 +138,7 @@ def apple_script_runs(sources: list[dict]) -> list[str]:
     order = {chip: n for n, chip in enumerate(chip_names())}
     for chip, source, row in sorted(runs, key=lambda run: order.get(run[0], len(order))):
         cells = [cell_text(row[key]) for key in ("hardware", "workload", "batch")]
-        cited = f"[{cell_text(source['title'])}]({source['url']}) ({cell_text(source['date'])})"
-        lines.append(f"| {chip} | {' | '.join(cells)} | {result_cell(row)} | {cited} |")
+        lines.append(f"| {chip} | {' | '.join(cells)} | {result_cell(row)} | {cited(source)} |")
     return lines
 
 

@@ -178,10 +178,6 @@ def source_list(claim: dict) -> list[str]:
     return [f"[{s['title']}]({s['url']})" for s in claim.get("sources", [])]
 
 
-def source_links(claim: dict) -> str:
-    return "; ".join(source_list(claim))
-
-
 def summary_table(
     claims: list[dict],
     all_data: list[dict],
@@ -189,7 +185,9 @@ def summary_table(
     findings: Findings | None = None,
     stack_data: list[dict] | None = None,
 ) -> str:
-    """Every claim in one table: verdict, what its measured rows say, sources, page."""
+    """Every claim in one table: verdict, what its measured rows say, how many sources it
+    cites, page; then the cited sources, claim by claim, in a collapsed block under it (a
+    list of titles does not fit a table cell)."""
     views = stack_data if stack_data is not None else all_data
     findings = findings or Findings(views)
     found = claim_rows.rows(claims, findings, views, root)
@@ -197,11 +195,15 @@ def summary_table(
         "| Claim | What readers are told | Verdict | Measured | Explained on |",
         "|---|---|---|---|---|",
     ]
+    cited = ['??? note "The sources each claim cites"', ""]
     for claim in sorted(claims, key=claim_order):
         mine = [r for r in found if r.claim is claim]
         evidence = [claim_rows.headline_words(claim, mine)]
-        if claim.get("sources"):
-            evidence.append("cited: " + source_links(claim))
+        sources = source_list(claim)
+        if sources:
+            noun = "source" if len(sources) == 1 else "sources"
+            evidence.append(f"cited: {len(sources)} {noun}, below")
+            cited += [f"    - **{claim['id']}**:", *(f"        - {link}" for link in sources)]
         page = claim["page"]
         title = page.removesuffix(".md").replace("-", " ").capitalize()
         text = " ".join(claim["claim"].split())
@@ -209,4 +211,6 @@ def summary_table(
             f"| {claim['id']} | {text} | **{claim['verdict']}** "
             f"| {'<br>'.join(evidence)} | [{title}]({page}) |"
         )
+    if len(cited) > 2:
+        lines += ["", *cited]
     return "\n".join(lines) + "\n"

@@ -1,6 +1,7 @@
 """What changed between stacks, said once: every claim whose long-run speed-up moved between
 two stacks on one machine (scripts/findings/stack_moves.py), with both figures and its cause
-from data/stack_changes.yml, or "cause not found"."""
+from data/stack_changes.yml (numbered, each listed once under the table, so a cell stays one
+line), or "cause not found"."""
 
 from __future__ import annotations
 
@@ -73,6 +74,7 @@ def render(
     if not found:
         return "No claim moved between stacks on any machine measured with more than one.\n"
     by_key = {cause.key: cause for cause in causes}
+    listed = list(dict.fromkeys(move.key for move in found if move.key in by_key))
     lines = [
         "| Claim | Machine | Compared | Before | After | Cause |",
         "|---|---|---|---|---|---|",
@@ -81,12 +83,15 @@ def render(
         evidence = move.before.evidence
         variant, baseline = (short_name(evidence[k]) for k in ("variant", "baseline"))
         claim = move.before.claim
+        cause = f"cause {listed.index(move.key) + 1}, below" if move.key in by_key else NOT_FOUND
         lines.append(
             f"| [{claim['id']}]({claim['page']}) | {names.machine(move.before.machine)} "
             f"| {names.compared(evidence, variant, baseline)} "
-            f"| {figure_cell(move.before)} | {figure_cell(move.after)} "
-            f"| {cause_words(by_key.get(move.key))} |"
+            f"| {figure_cell(move.before)} | {figure_cell(move.after)} | {cause} |"
         )
+    if listed:
+        lines += ["", "The causes, each cited at its source:", ""]
+        lines += [f"{n}. {cause_words(by_key[key])}" for n, key in enumerate(listed, 1)]
     return "\n".join(lines) + "\n"
 
 
@@ -95,8 +100,10 @@ def figure_cell(figure: stack_verdicts.Figure) -> str:
     return f"[{names.stack(figure.stack)}]({link}): {stack_verdicts.words(figure)}"
 
 
-def cause_words(cause: Cause | None) -> str:
-    if cause is None:
-        return NOT_FOUND
-    text = cause.cause.replace("|", "\\|")
-    return f"{text} ([source]({cause.source}), read at `{cause.tag}`)"
+def cause_words(cause: Cause) -> str:
+    """One cause, under the table: its claim and stacks, its source, then what changed."""
+    moved = f"{names.stack(cause.from_stack)} to {names.stack(cause.to_stack)}"
+    return (
+        f"**{cause.claim}**, {moved} ([source]({cause.source}), read at `{cause.tag}`). "
+        f"{cause.cause}"
+    )

@@ -53,15 +53,15 @@ def recommended_stack(recipes: dict | None = None) -> str | None:
 
 
 def recommended_words(shown: str, recipes: dict | None = None) -> str:
-    """Whether the Mac recipe Set up recommends has the TensorFlow and Keras of the stack
+    """Whether Set up's recommended Mac recipe installs the TensorFlow and Keras of the stack
     the figures are from (shown)."""
-    setup = f"The Mac recipe [Set up]({SETUP_RECIPE}) recommends"
+    setup = f"[Set up's recommended Mac recipe]({SETUP_RECIPE}) installs"
     found = recommended_stack(recipes)
     if found is None:
-        return f"{setup} has the TensorFlow and Keras of no measured stack."
+        return f"{setup} a TensorFlow and Keras that no measured stack has."
     if found == shown:
-        return f"{setup} has this stack's TensorFlow and Keras."
-    return f"{setup} has the TensorFlow and Keras of another stack, {stack_name_link(found)}."
+        return f"{setup} this stack's TensorFlow and Keras."
+    return f"{setup} the TensorFlow and Keras of another stack, {stack_name_link(found)}."
 
 
 def page_fragment(
