@@ -54,7 +54,7 @@ MEMBERS = (
     "scripts/tuning/analysis.py",
     "scripts/tuning/child.py",
     "scripts/tuning/experiments.py",
-    "scripts/tuning/messages.py",
+    "scripts/tuning/child_messages.py",
     "scripts/tuning/model_file.py",
     "scripts/tuning/pipeline.py",
     "scripts/tuning/report.py",

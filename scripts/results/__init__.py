@@ -1,1 +1,2 @@
-"""Results files: the store, validation, comparison, untrusted text, published data."""
+"""The results commands' stages: validating results files (make validate) and adding
+sessions from another file (add_sessions.py)."""

@@ -3,7 +3,7 @@ rounds (scripts/core/rounds.py), or the first check of the model file (--experim
 
 Every arm builds its own model with the reader's build_model() and reads the reader's data;
 a timed run is STEPS_PER_RUN calls of train_on_batch on the next batches. The report
-(messages.ChildReport, JSON, --out) is rewritten after every round, so a crash or Ctrl-C
+(child_messages.ChildReport, JSON, --out) is rewritten after every round, so a crash or Ctrl-C
 keeps what was measured; an arm that fails is reported and the others go on. Progress lines
 go to stdout; TensorFlow is the reader's own, imported here and never in the parent.
 """
@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from scripts.core import json_files, provenance, rounds, typed_json
-from scripts.tuning import experiments, messages, model_file, pipeline, tracing
+from scripts.tuning import child_messages, experiments, model_file, pipeline, tracing
 from scripts.tuning.model_file import ModelFileError, one_line
 
 HELD_BATCHES = 32  # at most this many batches are held in memory for the in-memory arm
@@ -345,7 +345,7 @@ def out_of_memory(error: BaseException) -> bool:
     return isinstance(error, MemoryError) or type(error).__name__ == "ResourceExhaustedError"
 
 
-def loss_agreement(setup: Setup, policy: str) -> messages.LossAgreement:
+def loss_agreement(setup: Setup, policy: str) -> child_messages.LossAgreement:
     """The loss after STEPS_PER_RUN steps under the policy against float32's, from the same
     weights and the same batches."""
     data = setup.data()
@@ -372,7 +372,7 @@ def loss_agreement(setup: Setup, policy: str) -> messages.LossAgreement:
 
 def device_agreement(
     setup: Setup, devices: tuple[str, str] = ("/CPU:0", "/GPU:0")
-) -> messages.DeviceAgreement:
+) -> child_messages.DeviceAgreement:
     """The reader's model and optimizer trained STEPS_PER_RUN steps on each device from the same
     weights and batches: the first loss, else weight, that differs beyond the tolerance."""
     tf = setup.tf
@@ -419,7 +419,7 @@ def scalar(loss):
     return loss
 
 
-def facts(setup: Setup) -> messages.CheckedFacts:
+def facts(setup: Setup) -> child_messages.CheckedFacts:
     """What decides the experiments, from one model and its data; the first step is taken here
     so that a model that does not train says so once, before any experiment."""
     tf = setup.tf
@@ -481,7 +481,7 @@ def traces_per_step(setup: Setup, model, stream, first: int) -> list[int]:
     return found
 
 
-def measure(setup: Setup, args, report: messages.ChildReport, out: Path) -> None:
+def measure(setup: Setup, args, report: child_messages.ChildReport, out: Path) -> None:
     """The experiment's arms (or the one arm of an isolated child) in interleaved rounds."""
     listed = experiments.arms(args.experiment, args.facts)
     chosen = args.arm or [a.name for a in listed]
@@ -565,11 +565,11 @@ def arm_error(error: BaseException) -> str:
 
 
 def facts_argument(text: str) -> dict:
-    """--facts: the check's facts as the parent passes them (messages.Facts), or {} for the
+    """--facts: the check's facts as the parent passes them (child_messages.Facts), or {} for the
     check itself; anything else is refused naming the field."""
     try:
         found = json.loads(text)
-        return found if found == {} else typed_json.check(found, messages.Facts, "--facts")
+        return found if found == {} else typed_json.check(found, child_messages.Facts, "--facts")
     except ValueError as error:  # typed_json.MessageError is one
         raise argparse.ArgumentTypeError(str(error)) from None
 
@@ -594,7 +594,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    report: messages.ChildReport = {"experiment": args.experiment, "arms": {}, "error": None}
+    report: child_messages.ChildReport = {"experiment": args.experiment, "arms": {}, "error": None}
     try:
         if args.intra_threads or args.hide_gpu:  # before anything starts TensorFlow's runtime
             import tensorflow as tf

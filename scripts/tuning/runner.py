@@ -23,7 +23,7 @@ from pathlib import Path
 
 from scripts.core import project_files, provenance, typed_json
 from scripts.core import rounds as rounds_core
-from scripts.tuning import analysis, experiments, messages, model_file, stack, widening
+from scripts.tuning import analysis, child_messages, experiments, model_file, stack, widening
 
 DEFAULT_BUDGET_S = 240.0
 MIN_ROUNDS, MAX_ROUNDS = 5, 60
@@ -68,9 +68,9 @@ def run_child(
     facts: dict | None = None,
     options: tuple[str, ...] = (),
     timeout: float = CHECK_TIMEOUT_S,
-) -> messages.ChildReport:
+) -> child_messages.ChildReport:
     """One child's report; its stdout lines are passed to say() as they come. A report that
-    does not hold its format (messages.ChildReport) fails the experiment, naming the file and
+    does not hold its format (child_messages.ChildReport) fails the experiment, naming the file and
     the field: the other experiments still run."""
     with tempfile.TemporaryDirectory(prefix="tune-") as tmp:
         out = Path(tmp) / "report.json"
@@ -105,7 +105,7 @@ def run_child(
             err.seek(0)
             stderr_tail = [line.strip() for line in err.read().splitlines() if line.strip()][-3:]
         try:
-            report = messages.read_report(out, experiment)
+            report = child_messages.read_report(out, experiment)
         except typed_json.MessageError as error:
             report = {"experiment": experiment, "arms": {}, "error": str(error)}
     if interrupted:
@@ -151,11 +151,11 @@ def run_isolated(
     say: Callable[[str], None],
     timeout: float,
     rounds: int = PROCESS_ROUNDS,
-) -> messages.ChildReport:
+) -> child_messages.ChildReport:
     """Each arm in processes of its own, in process rounds (order shuffled per round, seeded);
     an arm's times are one per process (the median of its runs), paired by round."""
     arms = {a.name: a for a in experiments.arms(experiment, facts)}
-    merged: messages.ChildReport = {
+    merged: child_messages.ChildReport = {
         "arms": {name: {"label": a.label} for name, a in arms.items()},
         "error": None,
     }

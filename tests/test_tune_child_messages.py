@@ -1,4 +1,4 @@
-"""What tune's parent and children tell each other (scripts/tuning/messages.py), held to its
+"""What tune's parent and children tell each other (scripts/tuning/child_messages.py), held to its
 TypedDicts when read: the committed run's reports hold them, a hostile report is refused naming
 the file, the field and what was expected, and such a report fails its experiment alone.
 No TensorFlow: the children here are a few lines of Python."""
@@ -13,7 +13,7 @@ import json
 import pytest
 
 from scripts.core import typed_json
-from scripts.tuning import child, messages, runner
+from scripts.tuning import child, child_messages, runner
 
 COMMITTED = "docs/_generated/tune/conversion_numpy_each_step.json"  # the page's example run
 
@@ -28,10 +28,10 @@ def test_the_committed_runs_reports_hold_the_message_formats(committed):
     agreement) as tune kept it, and the check's facts."""
     assert {"drift", "precision", "threads"} <= set(committed["experiments"])
     for name, report in committed["experiments"].items():
-        typed_json.check(report, messages.ChildReport, name)
-    typed_json.check(committed["facts"], messages.Facts, "facts")
+        typed_json.check(report, child_messages.ChildReport, name)
+    typed_json.check(committed["facts"], child_messages.Facts, "facts")
     check = {"experiment": "check", "arms": {}, "error": None, "facts": committed["facts"]}
-    typed_json.check(check, messages.ChildReport, "the check's report")
+    typed_json.check(check, child_messages.ChildReport, "the check's report")
 
 
 def precision_report(committed: dict) -> dict:
@@ -83,9 +83,9 @@ FACTS = {
 
 
 def test_a_dataset_checks_facts_hold_the_format():
-    typed_json.check(FACTS, messages.CheckedFacts, "facts")
+    typed_json.check(FACTS, child_messages.CheckedFacts, "facts")
     unread = {**FACTS, "pipeline": {"error": "NotFoundError: cannot serialise"}}
-    typed_json.check(unread, messages.CheckedFacts, "facts")
+    typed_json.check(unread, child_messages.CheckedFacts, "facts")
 
 
 @pytest.mark.parametrize("case", HOSTILE)
@@ -96,7 +96,7 @@ def test_a_hostile_report_is_refused_naming_the_file_and_the_field(case, committ
     path = tmp_path / "report.json"
     path.write_text(json.dumps(report), encoding="utf-8")
     with pytest.raises(typed_json.MessageError) as refused:
-        messages.read_report(path, "precision")
+        child_messages.read_report(path, "precision")
     said = str(refused.value)
     assert said.startswith(f"tune's precision child's report, {path}: "), said
     assert expected in said, said
@@ -105,16 +105,20 @@ def test_a_hostile_report_is_refused_naming_the_file_and_the_field(case, committ
 def test_the_unchanged_report_is_read_as_written(committed, tmp_path):
     path = tmp_path / "report.json"
     path.write_text(json.dumps(precision_report(committed)), encoding="utf-8")
-    assert messages.read_report(path, "precision") == precision_report(committed)
+    assert child_messages.read_report(path, "precision") == precision_report(committed)
 
 
 def test_a_report_that_is_no_json_is_named_and_a_missing_one_is_empty(tmp_path):
     path = tmp_path / "report.json"
     path.write_text('{"arms": {', encoding="utf-8")
     with pytest.raises(typed_json.MessageError, match="report.json: cannot read it as JSON"):
-        messages.read_report(path, "input")
+        child_messages.read_report(path, "input")
     gone = tmp_path / "never-written.json"
-    assert messages.read_report(gone, "input") == {"experiment": "input", "arms": {}, "error": None}
+    assert child_messages.read_report(gone, "input") == {
+        "experiment": "input",
+        "arms": {},
+        "error": None,
+    }
 
 
 # A child that writes a report with a time as text, as a broken child would.
@@ -149,7 +153,9 @@ def test_the_child_refuses_facts_that_do_not_hold_the_format():
 def test_the_messages_read_on_python_3_9_write_no_x_or_y_annotations(root):
     """tf-doctor.pyz runs tune on the reader's Python, 3.9 included, where the annotations
     typed_json evaluates cannot be written X | Y."""
-    tree = ast.parse((root / "scripts" / "tuning" / "messages.py").read_text(encoding="utf-8"))
+    tree = ast.parse(
+        (root / "scripts" / "tuning" / "child_messages.py").read_text(encoding="utf-8")
+    )
     annotations = [node.annotation for node in ast.walk(tree) if isinstance(node, ast.AnnAssign)]
     assert annotations
     unions = [ast.unparse(a) for a in annotations for n in ast.walk(a) if isinstance(n, ast.BinOp)]
