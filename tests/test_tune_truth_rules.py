@@ -303,3 +303,22 @@ def test_the_load_rule_reads_other_processes_share_where_a_run_recorded_it():
     assert not truth_rules.busy(quiet)  # a high load from the run's own processes
     shared = {**fake_run([1.0], load=0.5), "other_cpu_share": 0.30}
     assert truth_rules.busy(shared)
+
+
+def test_a_run_is_checked_before_it_lands_and_a_long_error_is_kept_whole(tmp_path):
+    """A run that breaks the format is refused before the file is replaced, so the runs
+    written before it stay readable; an error as long as TensorFlow's (thousands of
+    characters) is kept as the process gave it."""
+    path = tmp_path / "truth_runs.json"
+    failed = fake_run([1.2])
+    failed["tune"] = {"design": "fresh", "error": "Graph execution error: " + "x" * 3000,
+                      "rows": [], "seconds": None}  # fmt: skip
+    truth_runs.append_and_write(path, "truth_cached.py", failed)
+    assert truth_runs.load(path)["cases"]["truth_cached.py"] == [failed]
+    before = path.read_text()
+    bad = fake_run([0.9])
+    bad["truth"]["rounds"] = [[1.0, "0.5"]]
+    with pytest.raises(ValueError, match=r"truth_cached.py\[1\].truth.rounds\[0\]\[1\]"):
+        truth_runs.append_and_write(path, "truth_cached.py", bad)
+    assert path.read_text() == before
+    assert len(truth_runs.load(path)["cases"]["truth_cached.py"]) == 1

@@ -247,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     found["chosen"] = chosen(found["rows"])
     if args.write:
         OUT_DIR.mkdir(parents=True, exist_ok=True)
+        data_formats.check(found, RUN_JSON, "tune_batch_plateau")  # before the file is replaced
         json_files.write_json_atomic(RUN_JSON, found)
         found = load(RUN_JSON)
         TABLE_MD.write_text(render(found), encoding="utf-8")

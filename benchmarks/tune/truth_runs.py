@@ -67,10 +67,13 @@ def appended(found: dict, file: str, run: dict) -> dict:
 
 
 def append_and_write(path: Path, file: str, run: dict) -> dict:
-    """Read the file again, append the run and replace the file atomically: an interrupted
-    command leaves every run written before it."""
+    """Read the file again, append the run and replace the file atomically, once the whole
+    holds its format: an interrupted command, or a run that breaks the format, leaves every
+    run written before it."""
     found = load(path) if path.exists() else {"cases": {}}
     found = appended(found, file, run)
+    data_formats.check(found, path, "tune_truth_runs")  # a run that breaks it never lands
+    check_run(f"{path}: {file}[{len(found['cases'][file]) - 1}]", run)
     json_files.write_json_atomic(path, found)
     return found
 
