@@ -69,3 +69,65 @@ def test_the_contract_forbids_every_third_party_package_the_code_imports():
     forbidden = set(contract()["forbidden_modules"])
     assert imported - forbidden == set(), "imported in scripts/ or benchmarks/, not forbidden"
     assert forbidden - imported == set(), "forbidden, but nothing imports it any more"
+
+
+def guarded_imports(tree: ast.AST) -> list[ast.stmt]:
+    """Imports in a try whose handler catches ImportError: optional, as stats' NumPy path is."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(
+            isinstance(handler.type, ast.Name)
+            and handler.type.id in {"ImportError", "ModuleNotFoundError"}
+            for handler in node.handlers
+        ):
+            found += [n for n in node.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    return found
+
+
+def project_imports(module: str, root: Path = ROOT) -> set[str]:
+    """The project modules `module` imports, function-level ones too, but not the optional
+    ones (guarded_imports): `from scripts.core import stats` is scripts.core.stats where that
+    file exists, else a name in scripts.core."""
+    own = tuple(importlinter(root)["root_packages"])
+    path = root / (module.replace(".", "/") + ".py")
+    if not path.exists():
+        path = root / module.replace(".", "/") / "__init__.py"
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    found, optional = set(), {id(node) for node in guarded_imports(tree)}
+    for node in ast.walk(tree):
+        if id(node) in optional:
+            continue
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{parent}.{base}" if base else parent
+            for alias in node.names:
+                child = f"{base}.{alias.name}"
+                is_module = (root / (child.replace(".", "/") + ".py")).exists() or (
+                    root / child.replace(".", "/") / "__init__.py"
+                ).exists()
+                found.add(child if is_module else base)
+    return {name for name in found if name.split(".")[0] in own}
+
+
+def test_project_imports_are_read_as_modules_or_names():
+    assert "scripts.core.stats" in project_imports("scripts.tuning.analysis")
+    assert "scripts.core.sittings" not in project_imports("scripts.core.typed_json")
+    assert "scripts.core.bootstrap_arrays" not in project_imports("scripts.core.stats")
+
+
+def test_every_project_module_a_packed_module_imports_is_packed_too():
+    """The contract forbids third-party packages only; a packed module importing a project
+    module the archive leaves out would fail in the reader's Python all the same."""
+    packed = packed_modules()
+    missing = {
+        f"{module} imports {name}"
+        for module in sorted(packed)
+        for name in project_imports(module)
+        if name not in packed
+    }
+    assert missing == set(), "packed modules import modules zipapp.MEMBERS does not pack"
