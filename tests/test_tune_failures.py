@@ -71,15 +71,22 @@ def test_ctrl_c_prints_what_was_measured(root, reader):  # noqa: F811
         "200",
         *FAST_INPUT,
     ]
-    child = subprocess.Popen(
-        command,
-        cwd=reader,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    # A shell without job control starts a background job with SIGINT ignored, and a child
+    # inherits that: tune would never see the Ctrl-C. Started from a Python handler, the child
+    # gets the default action, so Python raises KeyboardInterrupt there however pytest started.
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        child = subprocess.Popen(
+            command,
+            cwd=reader,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+    finally:
+        signal.signal(signal.SIGINT, inherited)
     lines = []
     deadline = time.monotonic() + 90
     for line in child.stdout:  # progress comes on stdout without --json
