@@ -370,6 +370,37 @@ def test_the_fast_yaml_parser_gives_what_pyyamls_own_gives_for_every_data_file()
         assert yaml_files.safe_load(text) == yaml.safe_load(text), path.name
 
 
+def refused_edits(path: Path) -> list[tuple[str, str]]:
+    """(text, what the refusal says) for two edits of a committed file that its schema alone
+    would not catch: its first top-level key given a second time, and a NaN (.nan in YAML)."""
+    text = path.read_text(encoding="utf-8")
+    first = next(iter(parsed(path)))
+    if path.suffix == ".json":
+        assert text.startswith("{"), path.name
+        twice, nan = f'{{"{first}": null, ' + text[1:], '{"not_finite": NaN, ' + text[1:]
+        return [(twice, f"the key '{first}' appears twice"), (nan, "NaN is not a number")]
+    if isinstance(parsed(path), list):  # a list of mappings: the first one's first key again
+        first = next(iter(first))
+        line = next(line for line in text.splitlines() if line.startswith(f"- {first}:"))
+        twice, nan = text.replace(line, f"{line}\n  {first}: null", 1), f"{text}\n- .nan\n"
+    else:
+        twice, nan = f"{text}\n{first}: null\n", f"{text}\nnot_finite: .nan\n"
+    return [(twice, f"the key '{first}' appears twice"), (nan, "'.nan' is not a finite number")]
+
+
+@pytest.mark.parametrize("path", data_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_repeated_key_or_a_nan_is_refused_when_read_naming_the_file(path, tmp_path):
+    """A reviewer reads one value of a repeated key in the diff while the tools would use the
+    other; a NaN passes a schema's "number". data_formats.read refuses both in either syntax."""
+    copied = tmp_path / path.name
+    for text, said in refused_edits(path):
+        copied.write_text(text, encoding="utf-8")
+        with pytest.raises(data_formats.FormatError) as refused:
+            data_formats.read(copied, data_formats.format_of(path))
+        assert str(refused.value).startswith(f"{path.name}: cannot read it: "), refused.value
+        assert said in str(refused.value), refused.value
+
+
 def test_a_results_file_edited_after_a_read_is_checked_again(tmp_path):
     """store.read checks the same text once per process; different text is checked afresh."""
     source = max(sorted((ROOT / "results").glob("*.json")), key=lambda p: p.stat().st_size)

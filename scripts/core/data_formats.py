@@ -24,7 +24,7 @@ from pathlib import Path
 import jsonschema
 import yaml
 
-from scripts.core import project_files, yaml_files
+from scripts.core import json_files, project_files, yaml_files
 
 # data file (glob, relative to the repository) -> its schema's name (data/<name>.schema.json)
 FORMATS = {
@@ -238,7 +238,8 @@ def _parsed(raw: bytes, file_name: str, suffix: str) -> object:
     """The file's bytes parsed (read's cache: never handed out, only copied)."""
     try:
         text = raw.decode("utf-8")
-        return json.loads(text) if suffix == ".json" else yaml_files.safe_load(text)
+        # NaN, Infinity or a key given twice is refused in either syntax (json_files, yaml_files)
+        return json_files.loads(text) if suffix == ".json" else yaml_files.safe_load(text)
     except (UnicodeDecodeError, ValueError, yaml.YAMLError) as error:
         raise FormatError(f"{file_name}: cannot read it: {error}") from error
 

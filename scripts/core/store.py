@@ -17,6 +17,7 @@ import jsonschema
 
 from scripts.core import (
     data_formats,
+    json_files,
     plain_text,
     project_files,
     provenance,
@@ -37,10 +38,6 @@ class ResultsError(ValueError):
     """A results file that is missing, malformed or inconsistent; the message names the field."""
 
 
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not a number JSON allows")
-
-
 def read(path: Path) -> dict:
     """Load and check one results file (a version-1 file comes back as version 2); raise
     ResultsError naming the file and field. The same text is checked once per process (a
@@ -57,9 +54,7 @@ def read(path: Path) -> dict:
 
 
 def _parse(text: str) -> object:
-    return json.loads(
-        text, parse_constant=_reject_constant, object_pairs_hook=_refuse_duplicate_keys
-    )
+    return json_files.loads(text)  # NaN, Infinity or a key twice: refused
 
 
 @functools.lru_cache(maxsize=32)
@@ -67,17 +62,6 @@ def _checked(text: str, name: str) -> bool:
     """check() of this text under this name, made once; a failure raises and is not kept."""
     check(_parse(text), name)
     return True
-
-
-def _refuse_duplicate_keys(pairs: list[tuple[str, object]]) -> dict:
-    """A JSON object with one key twice: a reviewer reads one value in the diff, the tools
-    would use the other, so the file is refused rather than read either way."""
-    data: dict = {}
-    for key, value in pairs:
-        if key in data:
-            raise ValueError(f"the key {key[:80]!r} appears twice in one object")
-        data[key] = value
-    return data
 
 
 @functools.cache
