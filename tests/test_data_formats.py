@@ -373,13 +373,13 @@ def test_the_fast_yaml_parser_gives_what_pyyamls_own_gives_for_every_data_file()
 def refused_edits(path: Path) -> list[tuple[str, str]]:
     """(text, what the refusal says) for two edits of a committed file that its schema alone
     would not catch: its first top-level key given a second time, and a NaN (.nan in YAML)."""
-    text = path.read_text(encoding="utf-8")
-    first = next(iter(parsed(path)))
+    text, data = path.read_text(encoding="utf-8"), parsed(path)
+    first = next(iter(data))
     if path.suffix == ".json":
         assert text.startswith("{"), path.name
         twice, nan = f'{{"{first}": null, ' + text[1:], '{"not_finite": NaN, ' + text[1:]
         return [(twice, f"the key '{first}' appears twice"), (nan, "NaN is not a number")]
-    if isinstance(parsed(path), list):  # a list of mappings: the first one's first key again
+    if isinstance(data, list):  # a list of mappings: the first one's first key again
         first = next(iter(first))
         line = next(line for line in text.splitlines() if line.startswith(f"- {first}:"))
         twice, nan = text.replace(line, f"{line}\n  {first}: null", 1), f"{text}\n- .nan\n"

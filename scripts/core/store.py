@@ -46,21 +46,17 @@ def read(path: Path) -> dict:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise ResultsError(f"{path}: larger than {MAX_FILE_BYTES // 2**20} MiB; not read")
         text = path.read_text(encoding="utf-8")
-        data = _parse(text)
+        data = json_files.loads(text)  # NaN, Infinity or a key given twice: refused
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
         raise ResultsError(f"{path}: not a readable JSON results file ({error})") from error
     _checked(text, str(path))
     return upgrade(data) if data["schema_version"] == 1 else data
 
 
-def _parse(text: str) -> object:
-    return json_files.loads(text)  # NaN, Infinity or a key twice: refused
-
-
 @functools.lru_cache(maxsize=32)
 def _checked(text: str, name: str) -> bool:
     """check() of this text under this name, made once; a failure raises and is not kept."""
-    check(_parse(text), name)
+    check(json_files.loads(text), name)
     return True
 
 

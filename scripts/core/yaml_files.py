@@ -23,13 +23,14 @@ class StrictLoader(SAFE_LOADER):
             seen = set()
             for key_node, _ in node.value:
                 key = self.construct_object(key_node, deep=True)
-                if isinstance(key, Hashable) and key in seen:
+                if not isinstance(key, Hashable):  # PyYAML names an unhashable key itself
+                    continue
+                if key in seen:
                     raise yaml.constructor.ConstructorError(
                         None, None, f"the key {str(key)[:80]!r} appears twice in one mapping",
                         key_node.start_mark,
                     )  # fmt: skip
-                if isinstance(key, Hashable):  # PyYAML names an unhashable key itself
-                    seen.add(key)
+                seen.add(key)
         return super().construct_mapping(node, deep)
 
     def construct_finite_float(self, node):
